@@ -1,0 +1,44 @@
+// Starting and stopping the processes a benchmark measures.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+export type Running = { url: string; child: ChildProcess; stop(): Promise<void> }
+
+export async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Running> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [script, ...(script.endsWith('main.ts') ? ['serve'] : [])], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(url + readyPath)).ok) break
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      await once(child, 'exit')
+    },
+  }
+}

@@ -1,0 +1,141 @@
+// buildApp(config) wires the platform and the modules into one Fastify instance. It never listens:
+// main.ts does, and tests use inject() or listen on port 0.
+import { AjvCompiler } from '@fastify/ajv-compiler'
+import formbody from '@fastify/formbody'
+import websocket from '@fastify/websocket'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from './config.ts'
+import { createAuth, migrateAuthTables, type Auth } from './platform/auth/auth.ts'
+import { mountAuth } from './platform/auth/mount.ts'
+import { resolveAuthSecret } from './platform/auth/secret.ts'
+import { createBlobStore, type BlobStore } from './platform/blobs/store.ts'
+import { migrateToLatest } from './platform/db/migrate.ts'
+import { openDatabase, type Database } from './platform/db/index.ts'
+import { registerGuards } from './platform/http/guards.ts'
+import { registerIdempotency } from './platform/http/idempotency.ts'
+import { registerOpenApi } from './platform/http/openapi.ts'
+import { registerProblemHandlers } from './platform/http/problem.ts'
+import { registerRateLimit } from './platform/http/rate-limit.ts'
+import { createMailer, type Mailer } from './platform/mail/mailer.ts'
+import { newId } from './platform/ids.ts'
+import { createJobRunner, type JobRunner } from './platform/jobs/index.ts'
+import { createBus } from './platform/realtime/bus.ts'
+import { createEventLog } from './platform/realtime/event-log.ts'
+import { createHub, type Hub } from './platform/realtime/hub.ts'
+import { MAX_MESSAGE_BYTES } from './platform/realtime/socket.ts'
+import type { EventLog } from './platform/realtime/types.ts'
+import { accountModule } from './modules/account/index.ts'
+import { assetsModule } from './modules/assets/index.ts'
+import { projectsModule } from './modules/projects/index.ts'
+import { sessionsModule } from './modules/sessions/index.ts'
+import { systemModule } from './modules/system/index.ts'
+import { workspaceModule } from './modules/workspace/index.ts'
+import './platform/http/types.ts'
+
+export const JSON_BODY_LIMIT = 1024 * 1024
+
+/** What every module receives: the platform services, never another module's internals. */
+export type AppDeps = {
+  config: Config
+  database: Database
+  auth: Auth
+  mailer: Mailer
+  blobs: BlobStore
+  secret: string
+  /** append realtime events inside the transaction that causes them */
+  events: EventLog
+  /** this node's WebSocket subscriptions */
+  realtimeHub: Hub
+  /** this process's job worker; `serve` and `worker` start it (platform/jobs) */
+  jobs: JobRunner
+}
+
+export type App = FastifyInstance & { deps: AppDeps }
+
+export type BuildOptions = {
+  /** an already-open database (tests); otherwise the config's DATABASE_URL is opened */
+  database?: Database
+  /** run migrations before serving (default true) */
+  migrate?: boolean
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const database = options.database ?? openDatabase(config.database)
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id']
+      return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : newId('req')
+    },
+    // The web origin serves the same API under /api/v1 (interface preamble).
+    rewriteUrl: (request) => (request.url?.startsWith('/api/v1/') ? request.url.slice(4) : request.url ?? '/'),
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    schemaController: { compilersFactory: { buildValidator: exactBodyValidator() } },
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const secret = await resolveAuthSecret(config)
+  const mailer = createMailer(config, database.db, app.log)
+  const authDeps = { config, database, mailer, secret, log: app.log }
+  const auth = createAuth(authDeps)
+  const blobs = createBlobStore(config, database)
+  const bus = createBus(database, app.log)
+  const events = createEventLog(database, bus)
+  const realtimeHub = createHub(database, events, bus, app.log)
+  const jobs = createJobRunner(() => deps, { database, log: app.log, concurrency: config.jobs.workers, ...config.jobs })
+  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs }
+
+  if (options.migrate ?? true) await migrateToLatest(database, () => migrateAuthTables(authDeps))
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  await bus.start()
+  // Running jobs finish (or see their signal aborted) while the database is still open.
+  app.addHook('preClose', () => jobs.stop())
+  app.addHook('onClose', async () => {
+    await bus.close()
+    mailer.close()
+    if (!options.database) await database.close()
+  })
+
+  // JSON routes take JSON: a text/plain body is refused with 415, not parsed into a string.
+  app.removeContentTypeParser('text/plain')
+  registerProblemHandlers(app)
+  await registerOpenApi(app, config)
+  registerGuards(app, { auth, db: database.db, config, secret })
+  await registerRateLimit(app, config)
+  registerIdempotency(app, database)
+  await app.register(formbody)
+  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } })
+
+  mountAuth(app, auth, config)
+  await app.register(systemModule(deps))
+  await app.register(assetsModule(deps))
+  await app.register(accountModule(deps))
+  await app.register(workspaceModule(deps))
+  await app.register(projectsModule(deps))
+  await app.register(sessionsModule(deps))
+
+  return Object.assign(app, { deps }) as unknown as App
+}
+
+/**
+ * Query strings, params and headers are text, so their values are coerced to the schema's types;
+ * a JSON body is typed already and must match exactly ({"name": 5} is a 400, not the name "5").
+ */
+function exactBodyValidator() {
+  const coercing = AjvCompiler()
+  const exact = AjvCompiler()
+  type Route = { httpPart?: string }
+  const build: typeof coercing = (externalSchemas, options = {}) => {
+    const forText = coercing(externalSchemas, options) as unknown as (route: Route) => unknown
+    const forBody = exact(externalSchemas, {
+      ...options, customOptions: { ...options.customOptions, coerceTypes: false },
+    } as typeof options) as unknown as (route: Route) => unknown
+    return ((route: Route) => (route.httpPart === 'body' ? forBody(route) : forText(route))) as unknown as ReturnType<typeof coercing>
+  }
+  return build
+}

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+/** The ConfigError thrown for `env`; fails the test when loading succeeds. */
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`)
+}
+
+describe('loadConfig defaults', () => {
+  it('is the embedded mode: SQLite file under ./data, port 8080, file blobs', () => {
+    const config = loadConfig({})
+    const dataDir = path.resolve('./data')
+    expect(config.nodeEnv).toBe('development')
+    expect(config.port).toBe(8080)
+    expect(config.host).toBe('0.0.0.0')
+    expect(config.dataDir).toBe(dataDir)
+    expect(config.database).toEqual({ kind: 'sqlite', path: path.join(dataDir, 'confer.db') })
+    expect(config.blobStore).toBe('fs')
+    expect(config.blobDir).toBe(path.join(dataDir, 'blobs'))
+    expect(config.publicUrl.href).toBe('http://localhost:8080/')
+    expect(config.secureCookies).toBe(false)
+    expect(config.github).toBeUndefined()
+    expect(config.google).toBeUndefined()
+    expect(config.oidc).toBeUndefined()
+    expect(config.rateLimitAccountPerMinute).toBe(600)
+    expect(config.rateLimitPublicPerMinute).toBe(60)
+  })
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://user@db.example:5432/confer',
+      BLOB_STORE: 'database',
+      GITHUB_CLIENT_ID: 'id',
+      GITHUB_CLIENT_SECRET: 'secret',
+      LOG_LEVEL: 'debug',
+    })
+    expect(config.port).toBe(9000)
+    expect(config.publicUrl.href).toBe('http://localhost:9000/')
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://user@db.example:5432/confer' })
+    expect(config.blobStore).toBe('database')
+    expect(config.github).toEqual({ clientId: 'id', clientSecret: 'secret' })
+    expect(config.logLevel).toBe('debug')
+  })
+
+  it('turns on secure cookies when PUBLIC_URL is https', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://confer.example.com/' })
+    expect(config.secureCookies).toBe(true)
+    expect(config.publicUrl.origin).toBe('https://confer.example.com')
+  })
+
+  it('accepts production with an AUTH_SECRET of at least 32 characters', () => {
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) })
+    expect(config.nodeEnv).toBe('production')
+    expect(config.authSecret).toBe('x'.repeat(32))
+  })
+})
+
+describe('loadConfig refuses bad values, naming the variable', () => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['a port that is not a number', { PORT: 'abc' }, 'PORT'],
+    ['a port out of range', { PORT: '70000' }, 'PORT'],
+    ['a database URL of another kind', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    ['a public URL that is not http(s)', { PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    ['a GitHub client id without its secret', { GITHUB_CLIENT_ID: 'id' }, 'GITHUB_CLIENT_SECRET'],
+    ['a GitHub client secret without its id', { GITHUB_CLIENT_SECRET: 'secret' }, 'GITHUB_CLIENT_ID'],
+    ['production without AUTH_SECRET', { NODE_ENV: 'production' }, 'AUTH_SECRET'],
+    ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['an unknown blob store', { BLOB_STORE: 's4' }, 'BLOB_STORE'],
+    ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+  ]
+  it.each(cases)('%s', (_label, env, variable) => {
+    expect(configErrorOf(env).message).toContain(variable)
+  })
+
+  it('lists every bad variable at once', () => {
+    const message = configErrorOf({ PORT: 'abc', LOG_LEVEL: 'loud', BLOB_STORE: 's4' }).message
+    expect(message).toContain('PORT')
+    expect(message).toContain('LOG_LEVEL')
+    expect(message).toContain('BLOB_STORE')
+  })
+})
+
+describe('the CLI', () => {
+  it('exits with code 2 and names the variable on stderr when the configuration is invalid', () => {
+    const result = spawnSync(process.execPath, ['src/main.ts', 'serve'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', PORT: 'abc' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('PORT')
+    expect(result.stderr).toContain('"abc"')
+  })
+})

@@ -1,0 +1,197 @@
+// Every setting comes from the environment; every default is the embedded mode (SQLite, files
+// under ./data, no other server). docs/configuration.md lists them; keep the two in step.
+import path from 'node:path'
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
+
+export type OidcProviderConfig = {
+  providerId: string
+  discoveryUrl: string
+  clientId: string
+  clientSecret: string
+}
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test'
+  host: string
+  port: number
+  publicUrl: URL
+  /** PUBLIC_URL without a trailing slash: the prefix of every absolute link the API returns */
+  publicBase: string
+  /** true when PUBLIC_URL is https: cookies become `__Secure-…; Secure` */
+  secureCookies: boolean
+  database: DatabaseTarget
+  dataDir: string
+  blobStore: 'fs' | 'database'
+  blobDir: string
+  authSecret: string | undefined
+  smtpUrl: string | undefined
+  mailFrom: string
+  github: { clientId: string; clientSecret: string } | undefined
+  google: { clientId: string; clientSecret: string } | undefined
+  oidc: OidcProviderConfig | undefined
+  trustedOrigins: string[]
+  appScheme: string
+  logLevel: string
+  rateLimitAccountPerMinute: number
+  rateLimitPublicPerMinute: number
+  shutdownTimeoutMs: number
+  assetTokenTtlSeconds: number
+  /** background jobs: concurrency per process (0: `serve` runs none), poll interval, lease */
+  jobs: { workers: number; pollIntervalMs: number; visibilityTimeoutMs: number }
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+type Env = Record<string, string | undefined>
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const read = <T>(name: string, parse: (raw: string) => T, fallback: T): T => {
+    const raw = env[name]?.trim()
+    if (raw === undefined || raw === '') return fallback
+    try {
+      return parse(raw)
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message} (got ${JSON.stringify(raw)})`)
+      return fallback
+    }
+  }
+
+  const nodeEnv = read('NODE_ENV', oneOf(['development', 'production', 'test'] as const), 'development')
+  const port = read('PORT', integer(0, 65535), 8080)
+  const host = read('HOST', (raw) => raw, '0.0.0.0')
+  const publicUrl = read('PUBLIC_URL', httpUrl, new URL(`http://localhost:${port}`))
+  const dataDir = path.resolve(read('DATA_DIR', (raw) => raw, './data'))
+  const database = read('DATABASE_URL', databaseTarget, { kind: 'sqlite', path: path.join(dataDir, 'confer.db') } as DatabaseTarget)
+  const blobStore = read('BLOB_STORE', oneOf(['fs', 'database'] as const), 'fs')
+  const blobDir = path.resolve(read('BLOB_DIR', (raw) => raw, path.join(dataDir, 'blobs')))
+  const authSecret = read('AUTH_SECRET', minLength(32), undefined)
+  const smtpUrl = read('SMTP_URL', smtpTarget, undefined)
+  const mailFrom = read('MAIL_FROM', (raw) => raw, `Confer <no-reply@${publicUrl.hostname}>`)
+  const github = clientPair(env, 'GITHUB', problems)
+  const google = clientPair(env, 'GOOGLE', problems)
+  const oidc = oidcProvider(env, problems)
+  const trustedOrigins = read('TRUSTED_ORIGINS', originList, [])
+  const appScheme = read('APP_SCHEME', scheme, 'confer')
+  const logLevel = read('LOG_LEVEL', oneOf(LOG_LEVELS), nodeEnv === 'test' ? 'silent' : 'info')
+  const rateLimitAccountPerMinute = read('RATE_LIMIT_ACCOUNT_PER_MINUTE', integer(1, 1_000_000), 600)
+  const rateLimitPublicPerMinute = read('RATE_LIMIT_PUBLIC_PER_MINUTE', integer(1, 1_000_000), 60)
+  const shutdownTimeoutMs = read('SHUTDOWN_TIMEOUT_MS', integer(0, 600_000), 10_000)
+  const assetTokenTtlSeconds = read('ASSET_TOKEN_TTL_SECONDS', integer(60, 604_800), 3600)
+  const jobs = {
+    workers: read('WORKERS', integer(0, 256), 4),
+    pollIntervalMs: read('JOB_POLL_INTERVAL_MS', integer(10, 600_000), 1000),
+    visibilityTimeoutMs: read('JOB_VISIBILITY_TIMEOUT_MS', integer(1000, 86_400_000), 60_000),
+  }
+
+  if (nodeEnv === 'production' && authSecret === undefined) {
+    problems.push('AUTH_SECRET: required in production (at least 32 characters)')
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+  return {
+    nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
+    dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
+    trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs,
+  }
+}
+
+function oneOf<T extends string>(values: readonly T[]) {
+  return (raw: string): T => {
+    if (!values.includes(raw as T)) throw new Error(`must be one of ${values.join(', ')}`)
+    return raw as T
+  }
+}
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    const value = Number(raw)
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      throw new Error(`must be an integer from ${min} to ${max}`)
+    }
+    return value
+  }
+}
+
+function minLength(length: number) {
+  return (raw: string): string => {
+    if (raw.length < length) throw new Error(`must be at least ${length} characters`)
+    return raw
+  }
+}
+
+function httpUrl(raw: string): URL {
+  const url = new URL(raw)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL')
+  url.pathname = url.pathname.replace(/\/+$/, '')
+  return url
+}
+
+function databaseTarget(raw: string): DatabaseTarget {
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    new URL(raw)
+    return { kind: 'postgres', url: raw }
+  }
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\//, '')
+    if (file === '') throw new Error('sqlite: needs a file path, e.g. sqlite:./data/confer.db')
+    return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) }
+  }
+  throw new Error('must start with postgres://, postgresql:// or sqlite:')
+}
+
+function smtpTarget(raw: string): string {
+  const url = new URL(raw)
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL')
+  return raw
+}
+
+function originList(raw: string): string[] {
+  return raw.split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    const url = new URL(item)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${item} is not an http(s) origin`)
+    return url.origin
+  })
+}
+
+function scheme(raw: string): string {
+  if (!/^[a-z][a-z0-9+.-]*$/.test(raw)) throw new Error('must be a URL scheme such as confer')
+  return raw
+}
+
+function clientPair(env: Env, prefix: string, problems: string[]) {
+  const clientId = env[`${prefix}_CLIENT_ID`]?.trim()
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim()
+  if (!clientId && !clientSecret) return undefined
+  if (!clientId || !clientSecret) {
+    problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET: set both or neither`)
+    return undefined
+  }
+  return { clientId, clientSecret }
+}
+
+function oidcProvider(env: Env, problems: string[]): OidcProviderConfig | undefined {
+  const names = ['OIDC_PROVIDER_ID', 'OIDC_DISCOVERY_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const
+  const values = names.map((name) => env[name]?.trim() || undefined)
+  if (values.every((value) => value === undefined)) return undefined
+  const missing = names.filter((_, index) => values[index] === undefined)
+  if (missing.length > 0) {
+    problems.push(`${missing.join(', ')}: an OpenID Connect provider needs all of ${names.join(', ')}`)
+    return undefined
+  }
+  const [providerId, discoveryUrl, clientId, clientSecret] = values as string[]
+  if (!/^[a-z0-9-]+$/.test(providerId!)) problems.push('OIDC_PROVIDER_ID: lowercase letters, digits and dashes only')
+  try {
+    httpUrl(discoveryUrl!)
+  } catch {
+    problems.push('OIDC_DISCOVERY_URL: must be an http(s) URL')
+  }
+  return { providerId: providerId!, discoveryUrl: discoveryUrl!, clientId: clientId!, clientSecret: clientSecret! }
+}

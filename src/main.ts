@@ -1,0 +1,55 @@
+// The one CLI: `serve` (default) starts the API with in-process workers; `migrate` only migrates;
+// `worker` runs background jobs without serving HTTP (cluster mode: as many as you need).
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+
+async function main(command: string) {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  if (command === 'migrate') {
+    const app = await buildApp(config, { migrate: true })
+    app.log.info('migrations are up to date')
+    await app.close()
+    return
+  }
+  if (command !== 'serve' && command !== 'worker') {
+    process.stderr.write(`usage: confer [serve|migrate|worker]\nunknown command: ${command}\n`)
+    process.exit(2)
+  }
+  const app = await buildApp(config)
+  if (command === 'serve') await app.listen({ port: config.port, host: config.host })
+  else await app.ready()
+  if (command === 'worker' && config.jobs.workers === 0) app.log.warn('WORKERS=0: this worker will run no jobs')
+  if (command === 'worker' && config.database.kind === 'sqlite') {
+    app.log.warn('a separate worker on SQLite: its realtime events reach sockets of `serve` only at their next wake-up; embedded mode runs workers inside serve')
+  }
+  app.deps.jobs.start()
+  if (command === 'worker') app.log.info({ node: app.deps.jobs.nodeId, concurrency: config.jobs.workers }, 'worker started')
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    const deadline = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    deadline.unref()
+    app.close().then(() => process.exit(0), (error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    })
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+await main(process.argv[2] ?? 'serve')

@@ -1,0 +1,73 @@
+// GET /v1/conversations/{conversationId}/events: the realtime channel of a conversation.
+// Authentication happens here, not in the HTTP guard, so that failures close the socket with
+// 1008 as the interface requires (an HTTP 401 would surface as a failed upgrade).
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppDeps } from '../../app.ts'
+import type { Actor } from '../../platform/auth/actor.ts'
+import { canEditContent } from '../../platform/auth/policy.ts'
+import { problems } from '../../platform/http/problem.ts'
+import { TAGS } from '../../platform/http/tags.ts'
+import { CLOSE_POLICY, runSocket, SocketError, type ClientMessage } from '../../platform/realtime/socket.ts'
+import { endSession, findConversationInWorkspace } from './index.ts'
+
+const PRESENCE_STATES = ['active', 'idle', 'away']
+
+export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
+  app.get('/v1/conversations/:conversationId/events', {
+    websocket: true,
+    schema: {
+      operationId: 'streamConversationEvents',
+      tags: [TAGS.sessions],
+      summary: 'WebSocket (101): replay events after `afterSeq`, then live ones. `channel=work` keeps only work events. See docs/realtime.md.',
+      params: Type.Object({ conversationId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      querystring: Type.Object({
+        afterSeq: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        channel: Type.Optional(Type.Union([Type.Literal('work'), Type.Literal('all')], { default: 'all' })),
+      }),
+      response: { 101: { description: 'Switching Protocols: the realtime channel.' }, ...problems(400, 401) },
+    },
+    config: { access: 'socket' },
+  }, async (socket, request) => {
+    const origin = request.headers.origin
+    if (origin && !trusted.has(origin)) return socket.close(CLOSE_POLICY, 'untrusted origin')
+    const actor = request.actor
+    if (!actor?.membership) return socket.close(CLOSE_POLICY, actor ? 'no active workspace' : 'authentication required')
+    const { conversationId } = request.params
+    const conversation = await findConversationInWorkspace(deps.database.db, actor.membership.workspaceId, conversationId)
+    if (!conversation) return socket.close(CLOSE_POLICY, 'conversation not found')
+
+    const presence = (state: string) => deps.events.append(deps.database.db, conversationId, 'presence', {
+      accountId: actor.accountId, name: actor.name, state,
+    })
+    await runSocket(socket, deps.realtimeHub, {
+      conversationId,
+      afterSeq: request.query.afterSeq ?? 0,
+      channel: request.query.channel === 'work' ? 'work' : 'all',
+      handlers: {
+        'session.end': () => endFromSocket(deps, actor, conversation.session_id),
+        'presence.update': async (message: ClientMessage) => {
+          const state = (message.data as { state?: unknown } | undefined)?.state
+          if (typeof state !== 'string' || !PRESENCE_STATES.includes(state)) {
+            throw new SocketError('invalid_message', `presence.update needs data.state: ${PRESENCE_STATES.join(', ')}.`)
+          }
+          await presence(state)
+        },
+      },
+      onClose: () => {
+        presence('left').catch((error: unknown) => request.log.warn({ err: error }, 'could not record presence'))
+      },
+    })
+    await presence('joined')
+  })
+}
+
+async function endFromSocket(deps: AppDeps, actor: Actor, sessionId: string) {
+  if (!actor.membership || !canEditContent(actor.membership)) {
+    throw new SocketError('forbidden', 'Your content permission is view: you cannot end the session.')
+  }
+  await endSession(deps, actor, sessionId)
+}

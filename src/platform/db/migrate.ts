@@ -1,0 +1,53 @@
+// One ordered list of portable migrations. better-auth's own migrator creates or updates its
+// auth_* tables first (it diffs the live schema, so repeating it is harmless); ours follow.
+import { sql } from 'kysely'
+import { Migrator, type Migration } from 'kysely/migration'
+import type { Database, DialectName } from './index.ts'
+import { foundation } from './migrations/0001_foundation.ts'
+import { workspace } from './migrations/0002_workspace.ts'
+import { capture } from './migrations/0003_capture.ts'
+import { realtime } from './migrations/0004_realtime.ts'
+
+const migrations: Record<string, (dialect: DialectName) => Migration> = {
+  '0001_foundation': foundation,
+  '0002_workspace': workspace,
+  '0003_capture': capture,
+  '0004_realtime': realtime,
+}
+
+export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {
+  // Both migrators introspect every schema; PostgreSQL fails that query with 3F000 when another
+  // schema is dropped meanwhile (parallel tests, schema-per-tenant neighbours). Migrating again is safe.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await migrateOnce(database, migrateAuthTables)
+    } catch (error) {
+      if ((error as { code?: string }).code !== '3F000' || attempt === 3) throw error
+    }
+  }
+}
+
+async function migrateOnce(database: Database, migrateAuthTables: () => Promise<void>) {
+  await migrateAuthTables()
+  const migrator = new Migrator({
+    db: database.db,
+    // Kysely finds its bookkeeping tables in any schema unless told which one is ours; a
+    // kysely_migration table of another schema (another app, a parallel test) would be taken for ours.
+    migrationTableSchema: await ownSchema(database),
+    provider: {
+      async getMigrations() {
+        return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(database.dialect)]))
+      },
+    },
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName)
+}
+
+async function ownSchema(database: Database): Promise<string | undefined> {
+  if (database.dialect !== 'postgres') return undefined
+  if (database.schema) return database.schema
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)
+  return rows[0]?.schema
+}

@@ -1,0 +1,263 @@
+// Row types of Confer's own tables. better-auth owns auth_user, auth_session, auth_account and
+// auth_verification (created by its own migrator, see migrate.ts); we read them through AuthTables.
+// Timestamps are ISO 8601 text on both databases, booleans are 0/1 integers: one portable shape.
+import type { ColumnType, Generated } from 'kysely'
+
+export type WorkspaceTable = {
+  id: string
+  name: string
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
+export type WorkspaceMemberTable = {
+  workspace_id: string
+  account_id: string
+  access_role: 'owner' | 'admin' | 'member'
+  content_permission: 'edit' | 'view'
+  job_role: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type AccountSettingsTable = {
+  account_id: string
+  active_workspace_id: string | null
+  locale: string | null
+  timezone: string | null
+  avatar_asset_id: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type InvitationTable = {
+  id: string
+  workspace_id: string
+  email: string
+  access_role: 'admin' | 'member'
+  content_permission: 'edit' | 'view'
+  job_role: string | null
+  project_id: string | null
+  token_hash: string
+  invited_by: string
+  /** 'expired': a pending invitation past expires_at that a new invitation replaced */
+  status: 'pending' | 'accepted' | 'revoked' | 'expired'
+  expires_at: string
+  accepted_at: string | null
+  accepted_by: string | null
+  created_at: string
+  updated_at: string
+  /** how the link last went out: 'email' (SMTP) or 'link' (only returned to the inviter) */
+  delivery: ColumnType<'email' | 'link' | null, 'email' | 'link' | null | undefined, 'email' | 'link' | null>
+  last_sent_at: ColumnType<string | null, string | null | undefined, string | null>
+  send_count: ColumnType<number, number | undefined, number>
+}
+
+export type ProjectRole = 'product' | 'design' | 'engineering' | 'operations' | 'project-management' | 'other'
+
+export type ProjectTable = {
+  id: string
+  workspace_id: string
+  name: string
+  objective: string | null
+  description: string | null
+  default_language: string | null
+  timezone: string | null
+  status: 'active' | 'archived'
+  created_by: string
+  archived_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type ProjectMemberTable = {
+  project_id: string
+  workspace_id: string
+  account_id: string
+  primary_role: ProjectRole
+  /** JSON array of ProjectRole */
+  secondary_roles: string
+  added_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type NotificationTable = {
+  id: string
+  workspace_id: string
+  recipient_account_id: string
+  kind: string
+  actor_account_id: string | null
+  subject_type: string | null
+  subject_id: string | null
+  /** JSON object */
+  data: string
+  read_at: string | null
+  created_at: string
+}
+
+export type AssetTable = {
+  id: string
+  owner_account_id: string
+  workspace_id: string | null
+  purpose: 'avatar'
+  content_type: string
+  byte_size: number
+  sha256: string
+  blob_key: string
+  created_at: string
+}
+
+export type BlobTable = {
+  key: string
+  data: Uint8Array
+  byte_size: number
+  created_at: string
+}
+
+export type MailOutboxTable = {
+  id: string
+  to_address: string
+  subject: string
+  body_text: string | null
+  status: 'sent' | 'stored' | 'failed'
+  error: string | null
+  created_at: string
+}
+
+export type OtpMailboxTable = { email: string; updated_at: string }
+export type OtpSendTable = { id: string; email: string; sent_at: string }
+
+export type IdempotencyKeyTable = {
+  account_id: string
+  method: string
+  route: string
+  key: string
+  fingerprint: string
+  state: 'in-flight' | 'completed'
+  status_code: number | null
+  response_body: string | null
+  created_at: string
+  expires_at: string
+}
+
+export type AuthUserTable = {
+  id: string
+  name: string
+  email: string
+  emailVerified: ColumnType<boolean | number, boolean | number, boolean | number>
+  image: string | null
+  createdAt: ColumnType<Date | string, Date | string, Date | string>
+  updatedAt: ColumnType<Date | string, Date | string, Date | string>
+}
+
+export type AuthSessionTable = {
+  id: string
+  token: string
+  userId: string
+  expiresAt: ColumnType<Date | string, Date | string, Date | string>
+  createdAt: ColumnType<Date | string, Date | string, Date | string>
+  updatedAt: ColumnType<Date | string, Date | string, Date | string>
+}
+
+export type ConversationEventCounterTable = { conversation_id: string; last_seq: number }
+
+export type ConversationEventTable = {
+  conversation_id: string
+  seq: number
+  type: string
+  channel: 'session' | 'work'
+  /** JSON text */
+  data: string
+  at: string
+}
+
+export type ConversationTable = {
+  id: string
+  workspace_id: string
+  session_id: string
+  created_at: string
+}
+
+export type CaptureMode = 'microphone' | 'microphone-and-system-audio'
+export type CaptureSessionState = 'recording' | 'processing' | 'ready' | 'failed'
+
+export type CaptureSessionTable = {
+  id: string
+  workspace_id: string
+  account_id: string
+  conversation_id: string
+  project_id: string | null
+  title: string
+  capture_mode: CaptureMode
+  state: CaptureSessionState
+  failure_reason: string | null
+  archived_at: string | null
+  started_at: string
+  ended_at: string | null
+  chunk_count: ColumnType<number, number | undefined, number>
+  audio_bytes: ColumnType<number, number | undefined, number>
+  last_sequence: ColumnType<number, number | undefined, number>
+  progress_event_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type AudioChunkTable = {
+  session_id: string
+  /** the client's X-Service-Chunk-ID */
+  chunk_id: string
+  sequence: number
+  content_type: string
+  byte_size: number
+  sha256: string
+  blob_key: string
+  received_at: string
+}
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'dead'
+
+export type JobTable = {
+  id: string
+  name: string
+  /** JSON text */
+  payload: string
+  state: JobState
+  attempts: ColumnType<number, number | undefined, number>
+  max_attempts: number
+  run_at: string
+  /** the node that claimed it last */
+  locked_by: string | null
+  locked_until: string | null
+  last_error: string | null
+  dedupe_key: string | null
+  created_at: string
+  updated_at: string
+  finished_at: string | null
+}
+
+export type Tables = {
+  workspaces: WorkspaceTable
+  workspace_members: WorkspaceMemberTable
+  account_settings: AccountSettingsTable
+  invitations: InvitationTable
+  projects: ProjectTable
+  project_members: ProjectMemberTable
+  notifications: NotificationTable
+  assets: AssetTable
+  blobs: BlobTable
+  mail_outbox: MailOutboxTable
+  otp_mailboxes: OtpMailboxTable
+  otp_sends: OtpSendTable
+  idempotency_keys: IdempotencyKeyTable
+  conversation_event_counters: ConversationEventCounterTable
+  conversation_events: ConversationEventTable
+  conversations: ConversationTable
+  capture_sessions: CaptureSessionTable
+  audio_chunks: AudioChunkTable
+  jobs: JobTable
+  auth_user: AuthUserTable
+  auth_session: AuthSessionTable
+  schema_probe: { id: Generated<number> }
+}

@@ -1,0 +1,65 @@
+// AppError carries a stable `code`; the problem handler turns it into RFC 9457 problem+json.
+// Every code a client may see is listed here once, with its status.
+export const ERROR_CODES = {
+  validation_failed: 400,
+  invalid_cursor: 400,
+  missing_header: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  invalid_token: 403,
+  token_expired: 403,
+  cross_site_request: 403,
+  no_workspace: 403,
+  invitation_email_mismatch: 403,
+  not_found: 404,
+  route_not_found: 404,
+  invitation_used: 404,
+  invitation_revoked: 404,
+  invitation_expired: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_in_flight: 409,
+  already_member: 409,
+  invitation_pending: 409,
+  last_owner: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unsupported_image: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export type FieldError = { field: string; code: string; message: string }
+
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly statusCode: number
+  readonly errors: FieldError[] | undefined
+  readonly extra: Record<string, unknown>
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, detail: string, options: {
+    errors?: FieldError[]
+    extra?: Record<string, unknown>
+    headers?: Record<string, string>
+  } = {}) {
+    super(detail)
+    this.name = 'AppError'
+    this.code = code
+    this.statusCode = ERROR_CODES[code]
+    this.errors = options.errors
+    this.extra = options.extra ?? {}
+    this.headers = options.headers ?? {}
+  }
+}
+
+export const notFound = (what: string, id?: string): never => {
+  throw new AppError('not_found', id ? `No ${what} with id ${id}.` : `No such ${what}.`)
+}
+
+export const badRequest = (field: string, code: string, message: string): AppError =>
+  new AppError('validation_failed', message, { errors: [{ field, code, message }] })

@@ -1,0 +1,97 @@
+// RFC 9457 problem+json: the one error shape of the API, and the handlers that produce it.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.ts'
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+
+export const ProblemSchema = Type.Object({
+  type: Type.String({ description: 'urn:confer:problem:<code>' }),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  code: Type.String({ description: 'Stable machine-readable error code (docs/errors.md).' }),
+  requestId: Type.String(),
+  instance: Type.Optional(Type.String()),
+  errors: Type.Optional(Type.Array(Type.Object({
+    field: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+  }))),
+}, { $id: 'Problem', additionalProperties: true })
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
+}
+
+/** OpenAPI response entries for the listed statuses: the Problem schema, as application/problem+json. */
+export function problems(...statuses: number[]) {
+  const content = { [PROBLEM_CONTENT_TYPE]: { schema: Type.Ref('Problem') } }
+  return Object.fromEntries(statuses.map((status) => [status, { description: TITLES[status] ?? 'Error', content }]))
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const body: Record<string, unknown> = {
+    type: `urn:confer:problem:${error.code}`,
+    title: TITLES[error.statusCode] ?? 'Error',
+    status: error.statusCode,
+    detail: error.message,
+    code: error.code,
+    requestId: request.id,
+    instance: request.url.split('?')[0],
+    ...error.extra,
+  }
+  if (error.errors) body.errors = error.errors
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
+  return reply.code(error.statusCode).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(body)
+}
+
+export function registerProblemHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toAppError(error)
+    if (problem.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return sendProblem(request, reply, problem)
+  })
+}
+
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'validation_failed',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'validation_failed',
+}
+
+function toAppError(error: FastifyError): AppError {
+  if (error instanceof AppError) return error
+  if (error.validation) {
+    const errors = error.validation.map((item) => toFieldError(item, error.validationContext ?? 'body'))
+    return new AppError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
+  }
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined
+  if (known) return new AppError(known, error.message)
+  if (error.statusCode === 400 && error.message.includes('JSON')) return new AppError('validation_failed', error.message)
+  const status = error.statusCode ?? 500
+  if (status >= 500) return new AppError('internal_error', 'The server failed to handle this request; it has been logged.')
+  const byStatus = (Object.keys(ERROR_CODES) as ErrorCode[]).find((code) => ERROR_CODES[code] === status)
+  return new AppError(byStatus ?? 'validation_failed', error.message)
+}
+
+type ValidationItem = NonNullable<FastifyError['validation']>[number]
+
+function toFieldError(item: ValidationItem, context: string): FieldError {
+  const params = item.params as Record<string, unknown>
+  const base = item.instancePath.replace(/^\//, '').replaceAll('/', '.')
+  const missing = typeof params?.missingProperty === 'string' ? params.missingProperty : undefined
+  const extra = typeof params?.additionalProperty === 'string' ? params.additionalProperty : undefined
+  const leaf = missing ?? extra
+  const field = leaf ? (base ? `${base}.${leaf}` : leaf) : base || context
+  return { field, code: item.keyword, message: item.message ?? 'is invalid' }
+}

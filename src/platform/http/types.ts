@@ -1,0 +1,16 @@
+// What Confer adds to Fastify's request and route config.
+import type { Actor, Access } from '../auth/actor.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** who may call the route; default 'signedIn' (http/guards.ts) */
+    access?: Access
+    /** the route honours Idempotency-Key (http/idempotency.ts) */
+    idempotent?: boolean
+  }
+  interface FastifyRequest {
+    actor: Actor | null
+  }
+}
+
+export {}

@@ -1,0 +1,51 @@
+// The append-only log of conversation events. Appends take the next per-conversation seq from a
+// counter row (locked until the caller's transaction ends) and wake the bus; readers page by seq.
+import { sql } from 'kysely'
+import type { Database } from '../db/index.ts'
+import { nowIso } from '../ids.ts'
+import type { Bus } from './bus.ts'
+import type { EventChannel, EventLog, Executor, RealtimeEvent } from './types.ts'
+
+const WORK_PREFIXES = ['workobject.', 'workset.', 'refinement.']
+const DEFAULT_READ_LIMIT = 500
+
+export const channelOf = (type: string): EventChannel =>
+  WORK_PREFIXES.some((prefix) => type.startsWith(prefix)) ? 'work' : 'session'
+
+export function createEventLog(database: Database, bus: Bus): EventLog {
+  const appendIn = async (trx: Executor, conversationId: string, type: string, data: unknown): Promise<RealtimeEvent> => {
+    const { last_seq: seq } = await trx.insertInto('conversation_event_counters')
+      .values({ conversation_id: conversationId, last_seq: 1 })
+      .onConflict((oc) => oc.column('conversation_id').doUpdateSet({ last_seq: sql`conversation_event_counters.last_seq + 1` }))
+      .returning('last_seq')
+      .executeTakeFirstOrThrow()
+    const event: RealtimeEvent = { type, seq: Number(seq), at: nowIso(), data: data ?? null, conversationId, channel: channelOf(type) }
+    await trx.insertInto('conversation_events').values({
+      conversation_id: conversationId, seq: event.seq, type, channel: event.channel, data: JSON.stringify(event.data), at: event.at,
+    }).execute()
+    await bus.notify(trx, conversationId)
+    return event
+  }
+
+  return {
+    append(executor, conversationId, type, data) {
+      if (executor.isTransaction) return appendIn(executor, conversationId, type, data)
+      return database.db.transaction().execute((trx) => appendIn(trx, conversationId, type, data))
+    },
+    async readAfter(conversationId, afterSeq, limit = DEFAULT_READ_LIMIT) {
+      const rows = await database.db.selectFrom('conversation_events').selectAll()
+        .where('conversation_id', '=', conversationId).where('seq', '>', afterSeq)
+        .orderBy('seq', 'asc').limit(limit).execute()
+      return rows.map((row) => ({
+        type: row.type, seq: Number(row.seq), at: row.at, data: JSON.parse(row.data) as unknown,
+        conversationId: row.conversation_id, channel: row.channel,
+      }))
+    },
+  }
+}
+
+export async function lastSeq(database: Database, conversationId: string): Promise<number> {
+  const row = await database.db.selectFrom('conversation_event_counters').select('last_seq')
+    .where('conversation_id', '=', conversationId).executeTakeFirst()
+  return Number(row?.last_seq ?? 0)
+}

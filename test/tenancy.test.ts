@@ -1,0 +1,322 @@
+// Tenant isolation, driven by the routes the app registers, so that every future route is covered
+// without anyone remembering to: anonymous → 401 on every route that is not public; a manager of
+// another workspace → 404 on every route that takes an id from this one (WebSocket routes: close
+// 1008); a `view` member → 403 on every route that writes content.
+//
+// Routes are collected by an onRoute hook. The harness calls `setup` after buildApp has registered
+// every module, when a hook added there would see no route at all, so the hook is added where
+// Fastify lets instrumentation in before anything is registered (the `fastify.initialization`
+// diagnostics channel); `setup` then takes the routes of the app under test.
+//
+// Every path parameter is filled from PARAMETERS, a factory per parameter name that creates a real
+// resource in the workspace under attack. A route whose parameter has no factory fails the suite.
+import { channel } from 'node:diagnostics_channel'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify'
+import { beforeAll, expect, it } from 'vitest'
+import type { App } from '../src/app.ts'
+import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
+import { pngImage } from './fixtures.ts'
+import { eachDatabase, type Harness, type Member } from './harness.ts'
+
+// ---- route discovery ------------------------------------------------------------------------
+
+type Route = {
+  method: string
+  url: string
+  name: string
+  /** read at test time: later onRoute hooks (OpenAPI, /docs) may still set it */
+  options: RouteOptions
+  params: string[]
+}
+
+const registered = new WeakMap<object, Route[]>()
+channel('fastify.initialization').subscribe((message) => {
+  const { fastify } = message as { fastify: FastifyInstance }
+  const routes: Route[] = []
+  registered.set(fastify, routes)
+  fastify.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue
+      const params = [...options.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!)
+      routes.push({ method, url: options.url, name: `${method} ${options.url}`, options, params })
+    }
+  })
+})
+
+const appRoutes = new WeakMap<App, Route[]>()
+function takeRoutes(app: App) {
+  const routes = registered.get(app)
+  if (!routes) throw new Error('the app was not created after this file subscribed to fastify.initialization')
+  appRoutes.set(app, routes)
+}
+
+const accessOf = (route: Route) => route.options.config?.access ?? 'signedIn'
+const isPublic = (route: Route) => accessOf(route) === 'public'
+const isSocket = (route: Route) => (route.options as { websocket?: boolean }).websocket === true
+const isWrite = (route: Route) => route.method !== 'GET'
+
+// ---- path parameters ------------------------------------------------------------------------
+
+type Fixture = { h: Harness; owner: Member; values: Record<string, string> }
+type Parameter = {
+  /** workspace: the id of something in a workspace, 404 elsewhere; capability: a token that is its own permission */
+  scope: 'workspace' | 'capability'
+  /** for capability parameters: why no workspace check applies */
+  why?: string
+  create(fixture: Fixture): Promise<string>
+}
+
+const json = (response: LightMyRequestResponse, what: string) => {
+  if (response.statusCode !== 200) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`)
+  return response.json()
+}
+const recordingSession = async (owner: Member) => json(await owner.post('/v1/sessions', { captureMode: 'microphone' }), 'starting a session')
+let chunks = 0
+const audioChunk = () => ({
+  payload: Buffer.alloc(3200, 7),
+  headers: { 'content-type': 'audio/pcm;rate=16000', 'x-service-chunk-id': `tenancy-${process.pid}-${(chunks += 1)}` },
+})
+
+const PARAMETERS: Record<string, Parameter> = {
+  projectId: { scope: 'workspace', create: async ({ owner }) => json(await owner.post('/v1/projects', { name: 'Tenancy' }), 'creating a project').id },
+  accountId: { scope: 'workspace', create: async ({ h, owner }) => (await inviteAndJoin(h, owner)).accountId },
+  invitationId: { scope: 'workspace', create: async ({ h, owner }) => (await invite(owner, { email: h.uniqueEmail('invited') })).invitation.id },
+  sessionId: { scope: 'workspace', create: async ({ owner }) => (await recordingSession(owner)).id },
+  conversationId: { scope: 'workspace', create: async ({ owner }) => (await recordingSession(owner)).conversationId },
+  chunkId: {
+    scope: 'workspace',
+    async create({ owner, values }) {
+      const sessionId = values.sessionId ?? (await recordingSession(owner)).id
+      const chunk = audioChunk()
+      json(await owner.request('POST', `/v1/sessions/${sessionId}/audio`, chunk), 'uploading a chunk')
+      return chunk.headers['x-service-chunk-id']
+    },
+  },
+  invitationToken: {
+    scope: 'capability',
+    why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
+    create: async ({ h, owner }) => (await invite(owner, { email: h.uniqueEmail('token') })).token,
+  },
+  assetId: {
+    scope: 'capability',
+    why: 'an asset is served to whoever holds its signed link',
+    async create({ owner }) {
+      const uploaded = await owner.request('PUT', '/v1/account/avatar', { payload: pngImage(), headers: { 'content-type': 'image/png' } })
+      return json(uploaded, 'uploading an avatar').assetId
+    },
+  },
+}
+
+function missingFactory(name: string, routes: Route[]) {
+  const users = routes.filter((route) => route.params.includes(name)).map((route) => route.name)
+  return `Path parameter "${name}" (${users.join(', ')}) has no factory: add one to PARAMETERS in test/tenancy.test.ts ` +
+    'that creates the resource in the owner\'s workspace and returns its id, so the isolation checks can reach the route.'
+}
+
+/** A real value for every parameter of the route, created in the owner's workspace. */
+async function fill(route: Route, fixture: Omit<Fixture, 'values'>, routes: Route[], reuse?: Record<string, string>) {
+  const values: Record<string, string> = {}
+  for (const name of route.params) {
+    const parameter = PARAMETERS[name]
+    if (!parameter) throw new Error(missingFactory(name, routes))
+    values[name] = reuse?.[name] ?? await parameter.create({ ...fixture, values })
+    if (reuse) reuse[name] = values[name]
+  }
+  return { values, url: route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => encodeURIComponent(values[name]!)) }
+}
+
+// ---- request bodies -------------------------------------------------------------------------
+
+type Sample = Pick<InjectOptions, 'payload' | 'headers' | 'query'>
+
+/** Requests a body schema cannot describe (raw uploads). Keyed by `METHOD url`. */
+const SAMPLES: Record<string, () => Sample> = {
+  'POST /v1/sessions/:sessionId/audio': audioChunk,
+  'PUT /v1/account/avatar': () => ({ payload: pngImage(), headers: { 'content-type': 'image/png' } }),
+}
+
+type JsonSchema = {
+  type?: string; const?: unknown; enum?: unknown[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; $ref?: string
+  properties?: Record<string, JsonSchema>; required?: string[]; minProperties?: number
+  items?: JsonSchema; minItems?: number; minLength?: number; minimum?: number; format?: string; pattern?: string; content?: unknown
+}
+
+const UNKNOWN = Symbol('no sample')
+
+/** A small valid instance of a JSON schema, or UNKNOWN when one cannot be made up. */
+function sampleOf(schema: JsonSchema, key = ''): unknown {
+  if (schema.const !== undefined) return schema.const
+  if (schema.enum) return schema.enum[0]
+  const variants = schema.anyOf ?? schema.oneOf
+  if (variants) return sampleOf(variants.find((variant) => variant.type !== 'null') ?? variants[0]!, key)
+  if (schema.$ref || schema.pattern) return UNKNOWN
+  switch (schema.type) {
+    case 'object': {
+      const properties = schema.properties ?? {}
+      let keys = schema.required ?? []
+      // Optional-only bodies that need something: the first plain fields, not the `expected…` guards.
+      if (keys.length < (schema.minProperties ?? 0)) keys = Object.keys(properties).filter((name) => !name.startsWith('expected')).slice(0, schema.minProperties)
+      const entries = keys.map((name) => [name, sampleOf(properties[name] ?? {}, name)] as const)
+      return entries.some(([, value]) => value === UNKNOWN) ? UNKNOWN : Object.fromEntries(entries)
+    }
+    case 'string':
+      if (schema.format === 'email') return `tenancy-${(chunks += 1)}@example.com`
+      if (schema.format === 'date-time') return new Date().toISOString()
+      return 'Tenancy check'.padEnd(schema.minLength ?? 1, '.')
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1
+    case 'boolean':
+      return true
+    case 'array': {
+      const item = sampleOf(schema.items ?? {}, key)
+      return item === UNKNOWN ? UNKNOWN : Array.from({ length: schema.minItems ?? 0 }, () => item)
+    }
+    default:
+      return UNKNOWN
+  }
+}
+
+/** A request the route's validation accepts, so that the call reaches the route's own lookup. */
+function sampleRequest(route: Route): Sample {
+  const custom = SAMPLES[route.name]
+  if (custom) return custom()
+  const schema = route.options.schema as { body?: JsonSchema; querystring?: JsonSchema } | undefined
+  const sample: Sample = {}
+  for (const [part, partSchema] of [['payload', schema?.body], ['query', schema?.querystring]] as const) {
+    if (!partSchema) continue
+    const value = partSchema.content ? UNKNOWN : sampleOf(partSchema)
+    if (value === UNKNOWN) {
+      throw new Error(`${route.name}: cannot make up a valid ${part === 'payload' ? 'body' : 'query'} from its schema; add a request to SAMPLES in test/tenancy.test.ts.`)
+    }
+    if (part === 'payload' && (partSchema.required?.length ?? 0) === 0 && Object.keys(value as object).length === 0) continue
+    sample[part] = value as never
+  }
+  return sample
+}
+
+function call(client: Member | Harness['anonymous'], route: Route, url: string, sample: Sample = {}) {
+  return client.request(route.method as InjectOptions['method'], url, {
+    ...sample, headers: { ...(sample.headers as Record<string, string> | undefined) },
+  })
+}
+
+/** Connects to a WebSocket route: 'open' when the first message arrives, else the close code. */
+async function socketOutcome(app: App, url: string, cookie: string): Promise<'open' | number> {
+  const socket = await app.injectWS(url, { headers: { cookie } })
+  return new Promise((resolve) => {
+    socket.once('message', () => {
+      resolve('open')
+      socket.terminate()
+    })
+    socket.once('close', (code: number) => resolve(code))
+  })
+}
+
+// ---- routes view members may still call -----------------------------------------------------
+
+/**
+ * Routes that change something and yet stay open to `view` members, each with the reason. Any
+ * other route that is not GET and not public must declare access 'edit' or 'manage'.
+ */
+const VIEW_MEMBER_WRITES: Record<string, string> = {
+  'POST /v1/account/bootstrap': 'selects, creates or joins the caller\'s own workspace',
+  'PATCH /v1/account/profile': 'the caller\'s own profile',
+  'PUT /v1/account/avatar': 'the caller\'s own avatar',
+  'POST /v1/invitations/:invitationToken/accept': 'joining by invitation; the invited permission applies from then on',
+  'PATCH /v1/collaboration/notifications': 'the read state of the caller\'s own notifications',
+  'PUT /v1/projects/:projectId/membership': 'the caller\'s own project roles, which grant nothing',
+  'DELETE /v1/projects/:projectId/membership': 'the caller leaving a project',
+}
+
+// ---- the suite ------------------------------------------------------------------------------
+
+eachDatabase('tenant isolation', (h) => {
+  let routes: Route[]
+  let owner: Member
+  let viewer: Member
+  let stranger: Member
+  const shared: Record<string, string> = {}
+
+  beforeAll(async () => {
+    routes = appRoutes.get(h.app)!
+    owner = await h.member()
+    viewer = await inviteAndJoin(h, owner, { contentPermission: 'view' })
+    // A manager with edit permission in their own workspace: a refusal cannot be about permission.
+    stranger = await h.member()
+  })
+
+  it('sees the registered routes, each declaring who may call it', () => {
+    const names = routes.map((route) => route.name)
+    expect(names).toEqual(expect.arrayContaining([
+      'GET /healthz', 'GET /v1/projects', 'PATCH /v1/projects/:projectId', 'POST /v1/workspace/invitations', 'GET /v1/workspace/members',
+    ]))
+    const undeclared = routes.filter((route) => route.options.config?.access === undefined).map((route) => route.name)
+    expect(undeclared, 'routes without config.access (public, signedIn, view, edit, manage or socket)').toEqual([])
+  })
+
+  it('has a factory for every path parameter of every route', () => {
+    const names = [...new Set(routes.flatMap((route) => route.params))]
+    const missing = names.filter((name) => !PARAMETERS[name])
+    expect(missing.map((name) => missingFactory(name, routes))).toEqual([])
+  })
+
+  it('answers 401 to anonymous callers on every route that is not public', async () => {
+    for (const route of routes.filter((candidate) => !isPublic(candidate))) {
+      const { url } = await fill(route, { h, owner }, routes, shared)
+      const response = await call(h.anonymous, route, url)
+      expect(response.statusCode, `${route.name}: ${response.body}`).toBe(401)
+      expect(response.json().code, route.name).toBe('unauthenticated')
+    }
+  })
+
+  it('answers 404 to a member of another workspace on every route that takes an id from this one', async () => {
+    const targets = routes.filter((route) => !isPublic(route)
+      && route.params.some((name) => PARAMETERS[name]?.scope !== 'capability'))
+    expect(targets.length).toBeGreaterThan(5)
+    for (const route of targets) {
+      // Fresh resources per route: the owner's control call below may change or delete them.
+      const { url } = await fill(route, { h, owner }, routes)
+      if (isSocket(route)) {
+        expect(await socketOutcome(h.app, url, stranger.cookie!), `${route.name} for a stranger`).toBe(1008)
+        expect(await socketOutcome(h.app, url, owner.cookie!), `${route.name} for the owner`).toBe('open')
+        continue
+      }
+      const sample = sampleRequest(route)
+      const foreign = await call(stranger, route, url, sample)
+      expect(foreign.statusCode, `${route.name} for a stranger: ${foreign.body}`).toBe(404)
+      expect(foreign.json().code, route.name).toBe('not_found')
+      // The same request from the owner gets through, so the 404 above was about the workspace.
+      const control = await call(owner, route, url, sampleRequest(route))
+      expect([400, 404], `${route.name} for the owner: ${control.body}`).not.toContain(control.statusCode)
+      expect(control.statusCode, `${route.name} for the owner: ${control.body}`).toBeLessThan(500)
+    }
+  })
+
+  it('answers 403 to a view member on every route that writes content', async () => {
+    const writes = routes.filter((route) => ['edit', 'manage'].includes(accessOf(route)))
+    expect(writes.map((route) => route.name)).toEqual(expect.arrayContaining(['POST /v1/projects', 'PATCH /v1/projects/:projectId']))
+    for (const route of writes) {
+      const { url } = await fill(route, { h, owner }, routes, shared)
+      const response = await call(viewer, route, url, SAMPLES[route.name]?.() ?? {})
+      expect(response.statusCode, `${route.name}: ${response.body}`).toBe(403)
+      expect(response.json().code, route.name).toBe('forbidden')
+    }
+  })
+
+  it('lets view members write only where VIEW_MEMBER_WRITES says why', async () => {
+    const open = routes.filter((route) => isWrite(route) && !isPublic(route) && !['edit', 'manage'].includes(accessOf(route)))
+    const unexplained = open.filter((route) => !VIEW_MEMBER_WRITES[route.name]).map((route) =>
+      `${route.name} (access: ${accessOf(route)}) lets view members change things: declare access 'edit' or 'manage', ` +
+      'or, when it changes no shared content, add it to VIEW_MEMBER_WRITES in test/tenancy.test.ts with the reason.')
+    expect(unexplained).toEqual([])
+    const stale = Object.keys(VIEW_MEMBER_WRITES).filter((name) => !open.some((route) => route.name === name))
+    expect(stale, 'VIEW_MEMBER_WRITES entries that are no longer open routes').toEqual([])
+    // Where the workspace guard decides (access 'view'), the view member really gets through.
+    for (const route of open.filter((candidate) => accessOf(candidate) === 'view')) {
+      const { url } = await fill(route, { h, owner }, routes, shared)
+      const response = await call(viewer, route, url, sampleRequest(route))
+      expect(response.statusCode, `${route.name}: ${response.body}`).toBe(200)
+    }
+  })
+}, { setup: takeRoutes })
