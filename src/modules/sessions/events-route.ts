@@ -43,6 +43,10 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
     const presence = (state: string) => deps.events.append(deps.database.db, conversationId, 'presence', {
       accountId: actor.accountId, name: actor.name, state,
     })
+    // 'left' is appended only after 'joined' has been, so a quick disconnect cannot reorder them;
+    // a socket gone before it joined records neither.
+    let joined: Promise<unknown> | undefined
+    let gone = false
     await runSocket(socket, deps.realtimeHub, {
       conversationId,
       afterSeq: request.query.afterSeq ?? 0,
@@ -58,10 +62,13 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
         },
       },
       onClose: () => {
-        presence('left').catch((error: unknown) => request.log.warn({ err: error }, 'could not record presence'))
+        gone = true
+        joined?.then(() => presence('left')).catch((error: unknown) => request.log.warn({ err: error }, 'could not record presence'))
       },
     })
-    await presence('joined')
+    if (gone) return
+    joined = presence('joined')
+    await joined
   })
 }
 

@@ -7,12 +7,14 @@ import { foundation } from './migrations/0001_foundation.ts'
 import { workspace } from './migrations/0002_workspace.ts'
 import { capture } from './migrations/0003_capture.ts'
 import { realtime } from './migrations/0004_realtime.ts'
+import { transcripts } from './migrations/0005_transcripts.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
   '0002_workspace': workspace,
   '0003_capture': capture,
   '0004_realtime': realtime,
+  '0005_transcripts': transcripts,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

@@ -237,6 +237,38 @@ export type JobTable = {
   finished_at: string | null
 }
 
+export type TranscriptSegmentStatus = 'partial' | 'final'
+/** server: transcribed from uploaded audio; client: recognised on the client and pushed over the socket */
+export type TranscriptSegmentSource = 'server' | 'client'
+
+export type TranscriptSegmentTable = {
+  id: string
+  session_id: string
+  workspace_id: string
+  start_ms: number
+  end_ms: number
+  speaker_id: string | null
+  text: string
+  status: TranscriptSegmentStatus
+  source: TranscriptSegmentSource
+  engine: string | null
+  language: string | null
+  confidence: number | null
+  /** JSON text: [{word, startMs, endMs, confidence}] */
+  words: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type SessionSpeakerTable = {
+  session_id: string
+  speaker_id: string
+  label: string
+  pitch_hz: number | null
+  created_at: string
+  updated_at: string
+}
+
 export type Tables = {
   workspaces: WorkspaceTable
   workspace_members: WorkspaceMemberTable
@@ -257,6 +289,8 @@ export type Tables = {
   capture_sessions: CaptureSessionTable
   audio_chunks: AudioChunkTable
   jobs: JobTable
+  transcript_segments: TranscriptSegmentTable
+  session_speakers: SessionSpeakerTable
   auth_user: AuthUserTable
   auth_session: AuthSessionTable
   schema_probe: { id: Generated<number> }
