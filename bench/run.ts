@@ -7,10 +7,14 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { benchFanout, fanoutRow } from './fanout.ts'
 import { startProcess } from './servers.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+/** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, …) */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean)
+export const want = (scenario: string) => !ONLY || ONLY.includes(scenario)
 
 type Figures = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number }
 
@@ -145,9 +149,10 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
   const outbox = outboxReader(databaseUrl)
   try {
     const cookie = await signIn(server.url, outbox.read)
-    console.log(row(`GET /v1/account/current (${label})`, await load(`${server.url}/v1/account/current`, { cookie }), baseline))
-    await benchProjects(label, server.url, cookie, baseline)
-    await benchAudio(label, server.url, outbox.read, audioBaseline)
+    if (want('current')) console.log(row(`GET /v1/account/current (${label})`, await load(`${server.url}/v1/account/current`, { cookie }), baseline))
+    if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
+    if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
+    if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
   } finally {
     await outbox.close()
     await server.stop()
