@@ -29,6 +29,7 @@ import { accountModule } from './modules/account/index.ts'
 import { assetsModule } from './modules/assets/index.ts'
 import { projectsModule } from './modules/projects/index.ts'
 import { sessionsModule } from './modules/sessions/index.ts'
+import { sharesModule } from './modules/shares/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import './platform/http/types.ts'
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(workspaceModule(deps))
   await app.register(projectsModule(deps))
   await app.register(sessionsModule(deps))
+  await app.register(sharesModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

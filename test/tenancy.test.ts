@@ -97,6 +97,14 @@ const PARAMETERS: Record<string, Parameter> = {
     why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
     create: async ({ h, owner }) => (await invite(owner, { email: h.uniqueEmail('token') })).token,
   },
+  shareToken: {
+    scope: 'capability',
+    why: 'a share link is read by whoever holds its token; members manage it through /v1/sessions/{sessionId}/share',
+    async create({ owner }) {
+      const session = await recordingSession(owner)
+      return json(await owner.get(`/v1/sessions/${session.id}/share`), 'reading the share link').shareToken
+    },
+  },
   assetId: {
     scope: 'capability',
     why: 'an asset is served to whoever holds its signed link',

@@ -8,6 +8,7 @@ import { workspace } from './migrations/0002_workspace.ts'
 import { capture } from './migrations/0003_capture.ts'
 import { realtime } from './migrations/0004_realtime.ts'
 import { transcripts } from './migrations/0005_transcripts.ts'
+import { shares } from './migrations/0009_shares.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -15,6 +16,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0003_capture': capture,
   '0004_realtime': realtime,
   '0005_transcripts': transcripts,
+  '0009_shares': shares,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {
@@ -36,6 +38,9 @@ async function migrateOnce(database: Database, migrateAuthTables: () => Promise<
     // Kysely finds its bookkeeping tables in any schema unless told which one is ours; a
     // kysely_migration table of another schema (another app, a parallel test) would be taken for ours.
     migrationTableSchema: await ownSchema(database),
+    // Migrations are numbered by the work that introduced them and touch separate tables; one
+    // numbered below an applied one (parallel branches merged) still runs.
+    allowUnorderedMigrations: true,
     provider: {
       async getMigrations() {
         return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(database.dialect)]))

@@ -269,6 +269,21 @@ export type SessionSpeakerTable = {
   updated_at: string
 }
 
+export type SharePermission = 'read' | 'comment'
+
+export type SessionShareTable = {
+  id: string
+  session_id: string
+  workspace_id: string
+  token_hash: string
+  permission: SharePermission
+  expires_at: string
+  revoked_at: string | null
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
 export type Tables = {
   workspaces: WorkspaceTable
   workspace_members: WorkspaceMemberTable
@@ -291,6 +306,7 @@ export type Tables = {
   jobs: JobTable
   transcript_segments: TranscriptSegmentTable
   session_speakers: SessionSpeakerTable
+  session_shares: SessionShareTable
   auth_user: AuthUserTable
   auth_session: AuthSessionTable
   schema_probe: { id: Generated<number> }
