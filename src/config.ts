@@ -39,6 +39,19 @@ export type Config = {
   assetTokenTtlSeconds: number
   /** background jobs: concurrency per process (0: `serve` runs none), poll interval, lease */
   jobs: { workers: number; pollIntervalMs: number; visibilityTimeoutMs: number }
+  /** speech-to-text (DESIGN §6): which engine, and what each engine needs */
+  speech: SpeechConfig
+}
+
+export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
+
+export type SpeechConfig = {
+  engine: SpeechEngineName
+  language: string
+  openai: { url: string; apiKey: string | undefined; model: string } | undefined
+  whisperModelPath: string | undefined
+  pocketsphinxBin: string
+  ffmpegBin: string
 }
 
 export class ConfigError extends Error {
@@ -89,6 +102,18 @@ export function loadConfig(env: Env = process.env): Config {
     visibilityTimeoutMs: read('JOB_VISIBILITY_TIMEOUT_MS', integer(1000, 86_400_000), 60_000),
   }
 
+  const openaiUrl = read('STT_OPENAI_URL', (raw) => httpUrl(raw).href.replace(/\/+$/, ''), undefined)
+  const speech: SpeechConfig = {
+    engine: read('STT_ENGINE', oneOf(['auto', 'openai', 'whisper', 'pocketsphinx', 'client'] as const), 'auto'),
+    language: read('STT_LANGUAGE', (raw) => raw, 'en'),
+    openai: openaiUrl ? { url: openaiUrl, apiKey: read('STT_OPENAI_API_KEY', (raw) => raw, undefined), model: read('STT_OPENAI_MODEL', (raw) => raw, 'whisper-1') } : undefined,
+    whisperModelPath: read('WHISPER_MODEL_PATH', (raw) => path.resolve(raw), undefined),
+    pocketsphinxBin: read('POCKETSPHINX_BIN', (raw) => raw, 'pocketsphinx_continuous'),
+    ffmpegBin: read('FFMPEG_BIN', (raw) => raw, 'ffmpeg'),
+  }
+  if (speech.engine === 'openai' && !speech.openai) problems.push('STT_OPENAI_URL: required when STT_ENGINE is openai')
+  if (speech.engine === 'whisper' && !speech.whisperModelPath) problems.push('WHISPER_MODEL_PATH: required when STT_ENGINE is whisper')
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -99,7 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech,
   }
 }
 
