@@ -1,0 +1,343 @@
+// The sequential pass: clause candidates become drafts, merged with what came before (a yes to a
+// request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
+// It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
+// stable while recording.
+import { classifyClause, type Candidate, type ClauseSignals } from './classify.ts'
+import type { CueSet } from './cues.ts'
+import { englishCues } from './cues-en.ts'
+import { chineseCues } from './cues-zh.ts'
+import { resolveDueDate, type LocalDate } from './due-dates.ts'
+import { findAssignedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
+import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
+import { truncate } from './titles.ts'
+import type { ItemKind, SemanticType, TranscriptSegmentInput } from './types.ts'
+
+export type Mention = { segmentIndex: number; segmentId: string; speaker: Person; text: string; title: string; topicSize: number; referring: boolean }
+
+export type Draft = {
+  order: number
+  kind: ItemKind
+  semanticType: SemanticType
+  confidence: number
+  /** Where the item was first said: segment id, sentence and clause; the key derives from it. */
+  anchor: string
+  language: Language
+  mentions: Mention[]
+  topic: TermVector
+  owner?: Person
+  dueDate?: string
+  requestTo?: Person
+  isAccepted: boolean
+  isOpen: boolean
+  hasUnresolvedReference: boolean
+  contextTitle?: string
+  choiceObject?: string
+  isRevision: boolean
+  isExplicitlyOpen: boolean
+  dependencyText?: string
+  firstSegmentIndex: number
+  lastSegmentIndex: number
+}
+
+export type NearDuplicate = { from: Draft; to: Draft; similarity: number }
+export type Assembly = { drafts: Draft[]; nearDuplicates: NearDuplicate[] }
+
+export const cuesFor = (language: Language): CueSet => (language === 'zh' ? chineseCues : englishCues)
+
+const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
+const NEAR_DUPLICATE = 0.3
+
+type SegmentState = {
+  index: number
+  segment: TranscriptSegmentInput
+  speaker: Person
+  language: Language
+  cues: CueSet
+  /** The draft the previous clause of this segment went to, and whether it was created here. */
+  lastTouched?: Draft
+  lastCreated?: Draft
+  clausesSeen: number
+  previousClause?: string
+}
+
+export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate): Assembly {
+  const drafts: Draft[] = []
+  const nearDuplicates: NearDuplicate[] = []
+  const speakers: Person[] = []
+
+  segments.forEach((segment, index) => {
+    const text = segment.text.replace(/[’‘]/g, "'")
+    const language = detectLanguage(text, segment.language)
+    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0 }
+    speakers.push(state.speaker)
+    let isRecap = false
+    splitSentences(text).forEach((sentence, sentenceIndex) => {
+      let body = sentence
+      const recap = state.cues.recap.exec(sentence)
+      if (recap) {
+        isRecap = true
+        body = sentence.slice(recap.index + recap[0].length)
+      }
+      const clauses = isRecap ? recapClauses(body, state.cues, people) : joinConditions(body.split(state.cues.clauseSplit), state.cues)
+      clauses.forEach((clause, clauseIndex) => {
+        if (!clause.trim()) return
+        const signals = classifyClause(clause, { cues: state.cues, people, sentence, isRecap, today })
+        const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
+        const count = drafts.length
+        const touched = place(signals, clause, anchor, state)
+        if (touched) state.lastTouched = touched
+        state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : touched && touched === state.lastCreated ? touched : undefined
+        state.clausesSeen += 1
+        state.previousClause = clause
+      })
+    })
+  })
+  return { drafts, nearDuplicates }
+
+  function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
+    const candidate = signals.candidate
+    const accepted = acceptRequest(signals, clause, state)
+    if (accepted) return accepted
+    let confirmed: Draft | undefined
+    if (signals.confirmation) {
+      confirmed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
+      if (confirmed && !confirmed.mentions.some((mention) => mention.segmentIndex === state.index)) {
+        addMention(confirmed, state, clause, undefined)
+        confirmed.confidence = Math.min(0.95, confirmed.confidence + 0.1)
+      }
+    }
+    if (!candidate) return confirmed ?? carryDueDate(clause, state)
+    // "That's settled then", "确定了": agreement with nothing new to record.
+    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) return confirmed
+    if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation)) {
+      // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
+      const proposed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
+      if (proposed && overlapCoefficient(candidate.topic, proposed.topic) > 0) {
+        merge(proposed, candidate, state)
+        return proposed
+      }
+    }
+    if (candidate.kind === 'question' && candidate.referring) {
+      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - 2)
+      if (asked) {
+        merge(asked, candidate, state)
+        return asked
+      }
+    }
+    const previous = state.lastCreated
+    if (previous && previous.kind === candidate.kind && candidate.kind !== 'reference') {
+      merge(previous, candidate, state)
+      return previous
+    }
+    return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /** "Sure" / "I'll have it by Thursday" from the person a request was just addressed to. */
+  function acceptRequest(signals: ClauseSignals, clause: string, state: SegmentState): Draft | undefined {
+    const candidate = signals.candidate
+    const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && samePerson(draft.requestTo, state.speaker)
+      && draft.lastSegmentIndex < state.index && draft.lastSegmentIndex >= state.index - 2)
+    if (!pending) return undefined
+    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending
+    const takesIt = signals.acceptance || (candidate?.kind === 'action' && candidate.owner.mode === 'speaker' && !candidate.addition)
+    if (!isFirstClause || !takesIt) return undefined
+    pending.isAccepted = true
+    pending.owner = state.speaker
+    addMention(pending, state, clause, candidate)
+    if (candidate?.kind === 'action') absorb(pending, candidate)
+    else if (!pending.dueDate) setDueDate(pending, resolveDueDate(clause, state.language, today))
+    pending.confidence = Math.min(0.95, pending.confidence + 0.05)
+    return pending
+  }
+
+  function placeAction(candidate: Candidate, anchor: string, state: SegmentState): Draft {
+    const owner = resolveOwner(candidate, state)
+    const open = latest((draft) => draft.kind === 'action' && draft.isOpen && !draft.owner && draft.lastSegmentIndex >= state.index - 2)
+    if (open && (owner || candidate.referring)) {
+      const isAdjacent = open.lastSegmentIndex >= state.index - 1
+      const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase()) || overlapCoefficient(candidate.topic, open.topic) > 0
+      if ((isAdjacent && owner && !candidate.isRequest) || isRelated) {
+        merge(open, candidate, state)
+        if (owner) {
+          open.owner = owner
+          open.isOpen = false
+        }
+        return open
+      }
+    }
+    const previous = state.lastTouched
+    if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && !candidate.addition && !candidate.isRecap
+      && (!owner || !previous.owner || samePerson(owner, previous.owner)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
+      merge(previous, candidate, state)
+      if (owner && !previous.owner) previous.owner = owner
+      return previous
+    }
+    if (candidate.referring) return createReferring(candidate, anchor, state, owner)
+    if (candidate.isRecap) {
+      const recapped = best((draft) => draft.kind === 'action' && samePerson(draft.owner, owner), candidate.topic, (a, b) => Math.max(cosine(a, b), overlapCoefficient(a, b)))
+      if (recapped && (recapped.similarity >= 0.3 || cosine(candidate.topic, recapped.draft.topic) >= 0.15)) {
+        merge(recapped.draft, candidate, state)
+        return recapped.draft
+      }
+    }
+    return dedupeOrCreate(candidate, anchor, state, owner)
+  }
+
+  /** "I'll do it" with nothing open: the item is what was just said; ask when that is unclear. */
+  function createReferring(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
+    const antecedent = state.lastTouched ?? latest((draft) => draft.lastSegmentIndex === state.index - 1 && draft.kind !== 'action')
+    const draft = create(candidate, anchor, state, owner)
+    if (antecedent) {
+      draft.contextTitle = antecedent.kind === 'action' ? undefined : titleOf(antecedent)
+      return draft
+    }
+    const context = state.previousClause ?? segments[state.index - 1]?.text
+    if (context) draft.contextTitle = `${candidate.title}: ${truncate(context.trim().replace(/[。.!！?？]+$/u, ''), 70)}`
+    draft.hasUnresolvedReference = !state.previousClause
+    return draft
+  }
+
+  /** "I'll ask legal. I'm meeting them on Tuesday": a date right after the speaker's own action dates it. */
+  function carryDueDate(clause: string, state: SegmentState): undefined {
+    const previous = state.lastTouched
+    if (previous?.kind === 'action' && !previous.dueDate && samePerson(previous.owner, state.speaker)) {
+      setDueDate(previous, resolveDueDate(clause, state.language, today))
+    }
+    return undefined
+  }
+
+  function setDueDate(draft: Draft, dueDate: string | undefined): void {
+    if (dueDate) draft.dueDate = dueDate
+  }
+
+  function dedupeOrCreate(candidate: Candidate, anchor: string, state: SegmentState, owner?: Person): Draft {
+    const compatible = (draft: Draft) => draft.kind === candidate.kind && (draft.kind !== 'action' || !owner || !draft.owner || samePerson(owner, draft.owner))
+    const match = best(compatible, candidate.topic, cosine)
+    if (match && match.similarity >= MERGE_THRESHOLD[candidate.kind]) {
+      merge(match.draft, candidate, state)
+      if (owner && !match.draft.owner) match.draft.owner = owner
+      return match.draft
+    }
+    const draft = create(candidate, anchor, state, owner)
+    if (match && match.similarity >= NEAR_DUPLICATE) nearDuplicates.push({ from: draft, to: match.draft, similarity: match.similarity })
+    return draft
+  }
+
+  function create(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
+    const draft: Draft = {
+      order: drafts.length,
+      kind: candidate.kind,
+      semanticType: candidate.semanticType,
+      confidence: candidate.confidence,
+      anchor,
+      language: state.language,
+      mentions: [],
+      topic: new Map(),
+      isAccepted: false,
+      isOpen: candidate.open,
+      hasUnresolvedReference: false,
+      isRevision: candidate.revision,
+      isExplicitlyOpen: false,
+      firstSegmentIndex: state.index,
+      lastSegmentIndex: state.index,
+      ...(owner ? { owner } : {}),
+      ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
+      ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
+    }
+    merge(draft, candidate, state)
+    drafts.push(draft)
+    return draft
+  }
+
+  function merge(draft: Draft, candidate: Candidate, state: SegmentState): void {
+    addMention(draft, state, candidate.text, candidate)
+    absorb(draft, candidate)
+    if (draft.mentions.length > 1) draft.confidence = Math.max(draft.confidence, candidate.confidence)
+  }
+
+  function absorb(draft: Draft, candidate: Candidate): void {
+    addInto(draft.topic, candidate.topic)
+    if (!draft.dueDate && candidate.dueDate) draft.dueDate = candidate.dueDate
+    if (!draft.dependencyText && candidate.dependencyText) draft.dependencyText = candidate.dependencyText
+    if (!draft.choiceObject && candidate.choiceObject) draft.choiceObject = candidate.choiceObject
+    if (candidate.explicitlyOpen) draft.isExplicitlyOpen = true
+    if (candidate.semanticType === 'policy' || candidate.semanticType === 'metric' || candidate.semanticType === 'risk') draft.semanticType = candidate.semanticType
+  }
+
+  function addMention(draft: Draft, state: SegmentState, text: string, candidate: Candidate | undefined): void {
+    draft.mentions.push({
+      segmentIndex: state.index,
+      segmentId: state.segment.id,
+      speaker: state.speaker,
+      text: text.trim(),
+      title: candidate?.title ?? '',
+      topicSize: candidate?.topic.size ?? 0,
+      referring: candidate ? candidate.referring : true,
+    })
+    draft.lastSegmentIndex = Math.max(draft.lastSegmentIndex, state.index)
+  }
+
+  function resolveOwner(candidate: Candidate, state: SegmentState): Person | undefined {
+    switch (candidate.owner.mode) {
+      case 'speaker': return isKnown(state.speaker) ? state.speaker : undefined
+      case 'named': return candidate.owner.person
+      case 'addressee': return candidate.owner.person ?? previousOtherSpeaker(state)
+      case 'none': return undefined
+    }
+  }
+
+  /** "Can you…" without a name speaks to whoever spoke last, other than the asker. */
+  function previousOtherSpeaker(state: SegmentState): Person | undefined {
+    for (let index = state.index - 1; index >= Math.max(0, state.index - 3); index -= 1) {
+      const speaker = speakers[index]
+      if (isKnown(speaker) && !samePerson(speaker, state.speaker)) return speaker
+    }
+    return undefined
+  }
+
+  function latest(predicate: (draft: Draft) => boolean): Draft | undefined {
+    for (let index = drafts.length - 1; index >= 0; index -= 1) if (predicate(drafts[index]!)) return drafts[index]
+    return undefined
+  }
+
+  function best(predicate: (draft: Draft) => boolean, topic: TermVector, measure: (a: TermVector, b: TermVector) => number) {
+    let found: { draft: Draft; similarity: number } | undefined
+    for (const draft of drafts) {
+      if (!predicate(draft)) continue
+      const similarity = measure(topic, draft.topic)
+      if (similarity > (found?.similarity ?? 0)) found = { draft, similarity }
+    }
+    return found
+  }
+}
+
+/** "等我把手动确认改完以后，我顺便…": a condition belongs to the clause it conditions. */
+function joinConditions(clauses: string[], cues: CueSet): string[] {
+  const joined: string[] = []
+  for (const clause of clauses) {
+    const previous = joined[joined.length - 1]
+    if (previous !== undefined && cues.conditionStart.test(previous.trim())) joined[joined.length - 1] = `${previous}${cues.language === 'zh' ? '，' : ', '}${clause}`
+    else joined.push(clause)
+  }
+  return joined
+}
+
+/** A recap lists "Priya does X by Thursday, Sam does Y": one clause per named person. */
+function recapClauses(text: string, cues: CueSet, people: People): string[] {
+  const groups: string[] = []
+  for (const part of text.split(/[,，;；]\s*(?:and\s+)?/)) {
+    if (!part.trim()) continue
+    if (findAssignedPerson(people, part.trim(), true) || groups.length === 0) groups.push(part.trim())
+    else groups[groups.length - 1] += `${cues.language === 'zh' ? '，' : ', '}${part.trim()}`
+  }
+  return groups
+}
+
+/** The title of a draft: its contextual title when every mention is a pronoun, else its most telling mention. */
+export function titleOf(draft: Draft): string {
+  if (draft.contextTitle && draft.mentions.every((mention) => mention.referring)) return draft.contextTitle
+  const telling = draft.mentions.find((mention) => !mention.referring && mention.topicSize >= 2)
+    ?? [...draft.mentions].sort((a, b) => b.topicSize - a.topicSize)[0]
+  return telling?.title || draft.contextTitle || draft.mentions[0]?.text || ''
+}
