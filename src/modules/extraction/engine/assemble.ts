@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { classifyClause, type Candidate, type ClauseSignals } from './classify.ts'
+import { agreedStatement, classifyClause, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import type { CueSet } from './cues.ts'
 import { englishCues } from './cues-en.ts'
 import { chineseCues } from './cues-zh.ts'
@@ -34,6 +34,8 @@ export type Draft = {
   choiceObject?: string
   isRevision: boolean
   isExplicitlyOpen: boolean
+  isProposal: boolean
+  asksWhenOf?: Person
   dependencyText?: string
   firstSegmentIndex: number
   lastSegmentIndex: number
@@ -58,6 +60,8 @@ type SegmentState = {
   lastCreated?: Draft
   clausesSeen: number
   previousClause?: string
+  /** "I agree." found nothing to attach to: the next statement says what was agreed. */
+  isAgreementPending: boolean
 }
 
 export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate): Assembly {
@@ -68,7 +72,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   segments.forEach((segment, index) => {
     const text = segment.text.replace(/[’‘]/g, "'")
     const language = detectLanguage(text, segment.language)
-    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0 }
+    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false }
     speakers.push(state.speaker)
     let isRecap = false
     splitSentences(text).forEach((sentence, sentenceIndex) => {
@@ -81,8 +85,14 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const clauses = isRecap ? recapClauses(body, state.cues, people) : joinConditions(body.split(state.cues.clauseSplit), state.cues)
       clauses.forEach((clause, clauseIndex) => {
         if (!clause.trim()) return
-        const signals = classifyClause(clause, { cues: state.cues, people, sentence, isRecap, today })
+        const context: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+        const signals = classifyClause(clause, context)
         const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
+        if (state.isAgreementPending && !signals.candidate && !signals.confirmation) {
+          const agreed = agreedStatement(clause, context)
+          if (agreed) signals.candidate = agreed
+        }
+        state.isAgreementPending = false
         const count = drafts.length
         const touched = place(signals, clause, anchor, state)
         if (touched) state.lastTouched = touched
@@ -96,15 +106,25 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
 
   function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
     const candidate = signals.candidate
-    const accepted = acceptRequest(signals, clause, state)
+    const accepted = acceptRequest(signals, clause, state) ?? answerWhen(clause, state)
     if (accepted) return accepted
     let confirmed: Draft | undefined
-    if (signals.confirmation) {
+    if (signals.acceptance || signals.confirmation) {
+      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - 1
+        && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
+      if (proposal) {
+        addMention(proposal, state, clause, undefined)
+        proposal.confidence = 0.7
+        confirmed = proposal
+      }
+    }
+    if (signals.confirmation && !confirmed) {
       confirmed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
       if (confirmed && !confirmed.mentions.some((mention) => mention.segmentIndex === state.index)) {
         addMention(confirmed, state, clause, undefined)
         confirmed.confidence = Math.min(0.95, confirmed.confidence + 0.1)
       }
+      if (!confirmed && !candidate) state.isAgreementPending = true
     }
     if (!candidate) return confirmed ?? carryDueDate(clause, state)
     // "That's settled then", "确定了": agreement with nothing new to record.
@@ -131,6 +151,36 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /** "Aisha, when is it ready?" — "End of next week.": her action, due then. */
+  function answerWhen(clause: string, state: SegmentState): Draft | undefined {
+    if (state.clausesSeen > 0) return undefined
+    const asked = latest((draft) => draft.kind === 'question' && samePerson(draft.asksWhenOf, state.speaker) && draft.lastSegmentIndex === state.index - 1)
+    const dueDate = asked && resolveDueDate(clause, state.language, today)
+    if (!asked || !dueDate) return undefined
+    asked.asksWhenOf = undefined
+    const dependency = state.cues.dependency.exec(clause.toLowerCase())
+    const existing = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, state.speaker) && overlapCoefficient(draft.topic, asked.topic) > 0)
+    if (existing) {
+      addMention(existing, state, clause, undefined)
+      if (!existing.dueDate) existing.dueDate = dueDate
+      if (!existing.dependencyText && dependency) existing.dependencyText = dependency[1] ?? dependency[2] ?? dependency[3]
+      return existing
+    }
+    const action = create({ ...fromQuestion(asked), dueDate }, `${state.segment.id}#answer`, state, state.speaker)
+    if (dependency) action.dependencyText = dependency[1] ?? dependency[2] ?? dependency[3]
+    return action
+  }
+
+  function fromQuestion(question: Draft): Candidate {
+    const asked = question.mentions[0]!
+    return {
+      kind: 'action', semanticType: 'task', confidence: 0.7, owner: { mode: 'speaker' }, text: asked.text,
+      title: asked.title.replace(/^(?:when|by when)\s+(?:do you think|can you have|will|would|could|can|is|are|do)\s+/i, '').replace(/^./, (first) => first.toUpperCase()),
+      topic: new Map(question.topic), referring: false, claim: false, open: false, isRequest: false, isRecap: false,
+      explicitlyOpen: false, isProposal: false, addition: false, revision: false,
+    }
   }
 
   /** "Sure" / "I'll have it by Thursday" from the person a request was just addressed to. */
@@ -167,7 +217,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       }
     }
     const previous = state.lastTouched
-    if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && !candidate.addition && !candidate.isRecap
+    if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && previous.mentions[previous.mentions.length - 1]?.referring
+      && !candidate.addition && !candidate.isRecap
       && (!owner || !previous.owner || samePerson(owner, previous.owner)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
       merge(previous, candidate, state)
       if (owner && !previous.owner) previous.owner = owner
@@ -239,6 +290,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       hasUnresolvedReference: false,
       isRevision: candidate.revision,
       isExplicitlyOpen: false,
+      isProposal: candidate.isProposal,
+      ...(candidate.asksWhenOf ? { asksWhenOf: candidate.asksWhenOf } : {}),
       firstSegmentIndex: state.index,
       lastSegmentIndex: state.index,
       ...(owner ? { owner } : {}),
@@ -282,9 +335,15 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     switch (candidate.owner.mode) {
       case 'speaker': return isKnown(state.speaker) ? state.speaker : undefined
       case 'named': return candidate.owner.person
-      case 'addressee': return candidate.owner.person ?? previousOtherSpeaker(state)
+      case 'addressee':
+        if (candidate.owner.isBroadcast && distinctSpeakers() > 2) return undefined
+        return candidate.owner.person ?? previousOtherSpeaker(state)
       case 'none': return undefined
     }
+  }
+
+  function distinctSpeakers(): number {
+    return new Set(speakers.map((speaker) => speaker.speakerId ?? speaker.name)).size
   }
 
   /** "Can you…" without a name speaks to whoever spoke last, other than the asker. */

@@ -11,7 +11,7 @@ import type { ItemKind, SemanticType } from './types.ts'
 export type OwnerHint =
   | { mode: 'speaker' }
   | { mode: 'named'; person: Person }
-  | { mode: 'addressee'; person?: Person }
+  | { mode: 'addressee'; person?: Person; isBroadcast?: boolean }
   | { mode: 'none' }
 
 export type Candidate = {
@@ -31,6 +31,10 @@ export type Candidate = {
   isRecap: boolean
   /** "Let's keep it as an open question": the question stays open whatever answers follow. */
   explicitlyOpen: boolean
+  /** "I suggest…": a decision only once someone else agrees. */
+  isProposal: boolean
+  /** "Aisha, when will the proposal be ready?": the answer's date makes it her action. */
+  asksWhenOf?: Person
   addition: boolean
   revision: boolean
   choiceObject?: string
@@ -132,7 +136,9 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
   if (cues.referenceDocument.test(body)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   const isQuestion = cues.questionEnd.test(body) || cues.questionStart.test(body)
+  if (cues.proposal.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
   if (isQuestion && !cues.notQuestion.test(body)) {
+    if (cues.proposal.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
     if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
     return { kind: 'question', semanticType: 'open-question', confidence: cues.questionEnd.test(body) ? 0.65 : 0.55 }
   }
@@ -144,6 +150,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
+
+// "please leave comments": to whoever listens, unless only two people are talking.
+const BARE_PLEASE = /(?:^|,\s*)please\b(?![^,.]*\byou\b)/
+const ASKS_WHEN = /\b(?:when|by when|what's the eta|how soon)\b|什么时候|哪天|多久能/
 
 type ActionCues = {
   requestAt: number
@@ -162,7 +172,8 @@ function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kin
   }
   if (at === cues.requestAt) {
     const person = findAddressedPerson(context.people, context.sentence)
-    return { kind: 'action', semanticType: 'request', confidence: person ? 0.85 : 0.75, owner: person ? { mode: 'named', person } : { mode: 'addressee' }, isRequest: true }
+    const isBroadcast = !person && BARE_PLEASE.test(body)
+    return { kind: 'action', semanticType: 'request', confidence: person ? 0.85 : 0.75, owner: person ? { mode: 'named', person } : { mode: 'addressee', isBroadcast }, isRequest: true }
   }
   if (at === cues.solicitationAt) return { kind: 'action', semanticType: 'task', confidence: 0.55, owner: { mode: 'none' }, open: true, referring: true }
   if (at === cues.needAt) {
@@ -175,6 +186,20 @@ function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kin
     return { kind: 'action', semanticType: followUp ? 'follow-up' : 'task', confidence: 0.7, owner: { mode: 'speaker' }, needsFutureDate: true }
   }
   return { kind: 'action', semanticType: followUp ? 'follow-up' : 'task', confidence: 0.8, owner: { mode: 'speaker' } }
+}
+
+function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
+  const person = findAddressedPerson(context.people, context.sentence)
+  return person ? { asksWhenOf: person } : {}
+}
+
+/** After "I agree." the next statement is what was agreed: a decision, unless it is only an opinion. */
+export function agreedStatement(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || cues.questionEnd.test(body) || /^(?:i'd|i would|i think|i'm|i am|maybe|我觉得|我想|可能)/.test(body)) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.65 }, clause, body, context)
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
 }
 
 function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
@@ -206,6 +231,8 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     referring,
     claim: Boolean(kinded.claim),
     explicitlyOpen,
+    isProposal: Boolean(kinded.isProposal),
+    ...(kinded.kind === 'question' && ASKS_WHEN.test(body) ? whenOf(context) : {}),
     open: Boolean(kinded.open),
     isRequest: Boolean(kinded.isRequest),
     isRecap: Boolean(kinded.isRecap),

@@ -10,6 +10,8 @@ export type CueSet = {
   logistics: RegExp
   /** Starts a recap that lists assignments ("to recap:", "总结一下"). */
   recap: RegExp
+  /** Puts an option forward ("I suggest", "我建议"): a decision once someone else agrees. */
+  proposal: RegExp
   /** The clause agrees with what was just proposed ("agreed", "同意", "就这么定了"). */
   confirmation: RegExp
   /** The clause accepts a request ("sure", "will do", "没问题"). */

@@ -40,7 +40,19 @@ function endOfMonth(today: Date, monthsAhead: number): string {
 
 type Idiom = { pattern: RegExp; resolve: (today: Date) => string }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const CHINESE_MONTHS = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '十一', '十二']
+
+/** The 15th of a named month, this year or next ("mid-May", "五月中旬"). */
+function middleOf(month: number) {
+  return (today: Date) => {
+    const year = today.getUTCFullYear() + (month < today.getUTCMonth() ? 1 : 0)
+    return iso(new Date(Date.UTC(year, month, 15)))
+  }
+}
+
 const ENGLISH_IDIOMS: Idiom[] = [
+  ...MONTHS.map((month, index) => ({ pattern: new RegExp(`\\bmid[- ]${month}`, 'i'), resolve: middleOf(index) })),
   { pattern: /\b(?:today|tonight|eod|end of (?:the )?day|in the next hour|within the hour|this afternoon|this morning|right now|asap|right after this)\b/i, resolve: (today) => iso(today) },
   { pattern: /\b(?:early|beginning of|start of) next week\b/i, resolve: mondayOfNextWeek },
   { pattern: /\b(?:end of next week|next week)\b(?!\s*(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun))/i, resolve: (today) => fridayOfWeek(today, 1) },
@@ -50,6 +62,8 @@ const ENGLISH_IDIOMS: Idiom[] = [
 ]
 
 const CHINESE_IDIOMS: Idiom[] = [
+  ...CHINESE_MONTHS.map((month, index) => ({ pattern: new RegExp(`(?:^|[^十])${month}月(?:中旬|中)`), resolve: middleOf(index) })),
+  ...CHINESE_MONTHS.map((_, index) => ({ pattern: new RegExp(`(?:^|\\D)${index + 1}月(?:中旬|中)`), resolve: middleOf(index) })),
   { pattern: /今天|今晚|马上|下班前|一会儿|待会|会后/, resolve: (today) => iso(today) },
   { pattern: /下(?:周|星期|礼拜)初/, resolve: mondayOfNextWeek },
   { pattern: /下(?:周|星期|礼拜)(?![一二三四五六日天末])/, resolve: (today) => fridayOfWeek(today, 1) },
@@ -60,6 +74,7 @@ const CHINESE_IDIOMS: Idiom[] = [
 
 const STARTS = /\b(?:start|starts|starting|begin|begins|beginning|kick off)\b|开始/i
 const DEADLINE = /\b(?:by|before|until|due|no later than)\b|之前|以前|前(?:完成|给|交|发|搞定|提测)|截止/i
+const DURATION_ONLY = /^(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|couple of)\s+(?:days?|weeks?|months?|hours?)$/i
 const PAST_BEFORE = /\b(?:since|last|ago|from|was|were)\s*$|上$|去$/i
 
 /** The ISO date a clause names as its deadline, or undefined. Never before the meeting's day. */
@@ -79,7 +94,9 @@ function fromChrono(text: string, language: Language, todayUtc: Date): { date: s
   const parser = language === 'zh' ? chrono.zh.hans : chrono.en
   const reference = { instant: new Date(todayUtc.getTime() + 12 * 3_600_000), timezone: 0 }
   for (const result of parser.parse(text, reference, { forwardDate: true })) {
-    if (PAST_BEFORE.test(text.slice(0, result.index))) continue
+    const before = text.slice(0, result.index)
+    if (PAST_BEFORE.test(before)) continue
+    if (DURATION_ONLY.test(result.text) && !/\b(?:in|within)\s*$/i.test(before)) continue
     const start = result.start
     if (!start.isCertain('day') && !start.isCertain('weekday') && !/tomorrow|明天|后天|天内|天后|in \w+ (?:days?|weeks?)/i.test(result.text)) continue
     const date = new Date(Date.UTC(start.get('year')!, start.get('month')! - 1, start.get('day')!))
