@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, classifyClause, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, classifyClause, clausesByKind, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import type { CueSet } from './cues.ts'
 import { englishCues } from './cues-en.ts'
 import { chineseCues } from './cues-zh.ts'
@@ -35,6 +35,7 @@ export type Draft = {
   isRevision: boolean
   isExplicitlyOpen: boolean
   isProposal: boolean
+  asksWhen: boolean
   asksWhenOf?: Person
   dependencyText?: string
   firstSegmentIndex: number
@@ -48,6 +49,7 @@ export const cuesFor = (language: Language): CueSet => (language === 'zh' ? chin
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.3
+const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
   index: number
@@ -55,11 +57,14 @@ type SegmentState = {
   speaker: Person
   language: Language
   cues: CueSet
-  /** The draft the previous clause of this segment went to, and whether it was created here. */
+  /** The draft the previous clause of this segment went to, and the same when that clause said something of its own. */
   lastTouched?: Draft
   lastCreated?: Draft
+  /** The previous clause was only a yes ("行，" "OK,"): the next one restates what is agreed. */
+  wasAgreeing: boolean
   clausesSeen: number
   previousClause?: string
+  sentence?: string
   /** "I agree." found nothing to attach to: the next statement says what was agreed. */
   isAgreementPending: boolean
 }
@@ -72,7 +77,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   segments.forEach((segment, index) => {
     const text = segment.text.replace(/[’‘]/g, "'")
     const language = detectLanguage(text, segment.language)
-    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false }
+    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
     speakers.push(state.speaker)
     let isRecap = false
     splitSentences(text).forEach((sentence, sentenceIndex) => {
@@ -82,7 +87,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         isRecap = true
         body = sentence.slice(recap.index + recap[0].length)
       }
-      const clauses = isRecap ? recapClauses(body, state.cues, people) : joinConditions(body.split(state.cues.clauseSplit), state.cues)
+      const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+      const clauses = isRecap
+        ? recapClauses(body, state.cues, people)
+        : joinConditions(body.split(state.cues.clauseSplit).flatMap((piece) => clausesByKind(piece, splitContext)), state.cues)
+      state.sentence = sentence
       clauses.forEach((clause, clauseIndex) => {
         if (!clause.trim()) return
         const context: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
@@ -95,8 +104,14 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         state.isAgreementPending = false
         const count = drafts.length
         const touched = place(signals, clause, anchor, state)
+        if (touched?.kind === 'action' && signals.candidate?.kind === 'action') {
+          const reference = referenceIn(clause, context)
+          if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
+        }
         if (touched) state.lastTouched = touched
-        state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : touched && touched === state.lastCreated ? touched : undefined
+        const saidSomething = Boolean(signals.candidate && !signals.candidate.referring)
+        state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
+        state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
         state.clausesSeen += 1
         state.previousClause = clause
       })
@@ -130,7 +145,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     // "That's settled then", "确定了": agreement with nothing new to record.
     if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) return confirmed
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
-    if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation)) {
+    if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
       // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
       const proposed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
       if (proposed && overlapCoefficient(candidate.topic, proposed.topic) > 0) {
@@ -156,10 +171,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   /** "Aisha, when is it ready?" — "End of next week.": her action, due then. */
   function answerWhen(clause: string, state: SegmentState): Draft | undefined {
     if (state.clausesSeen > 0) return undefined
-    const asked = latest((draft) => draft.kind === 'question' && samePerson(draft.asksWhenOf, state.speaker) && draft.lastSegmentIndex === state.index - 1)
+    const asked = latest((draft) => draft.kind === 'question' && draft.asksWhen && draft.lastSegmentIndex === state.index - 1
+      && (draft.asksWhenOf ? samePerson(draft.asksWhenOf, state.speaker) : !samePerson(draft.mentions[0]?.speaker, state.speaker)))
     const dueDate = asked && resolveDueDate(clause, state.language, today)
     if (!asked || !dueDate) return undefined
-    asked.asksWhenOf = undefined
+    asked.asksWhen = false
     const dependency = state.cues.dependency.exec(clause.toLowerCase())
     const existing = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, state.speaker) && overlapCoefficient(draft.topic, asked.topic) > 0)
     if (existing) {
@@ -179,7 +195,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       kind: 'action', semanticType: 'task', confidence: 0.7, owner: { mode: 'speaker' }, text: asked.text,
       title: asked.title.replace(/^(?:when|by when)\s+(?:do you think|can you have|will|would|could|can|is|are|do)\s+/i, '').replace(/^./, (first) => first.toUpperCase()),
       topic: new Map(question.topic), referring: false, claim: false, open: false, isRequest: false, isRecap: false,
-      explicitlyOpen: false, isProposal: false, addition: false, revision: false,
+      explicitlyOpen: false, isProposal: false, asksWhen: false, addition: false, revision: false,
     }
   }
 
@@ -201,7 +217,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     return pending
   }
 
-  function placeAction(candidate: Candidate, anchor: string, state: SegmentState): Draft {
+  function placeAction(said: Candidate, anchor: string, state: SegmentState): Draft {
+    let candidate = said
     const owner = resolveOwner(candidate, state)
     const open = latest((draft) => draft.kind === 'action' && draft.isOpen && !draft.owner && draft.lastSegmentIndex >= state.index - 2)
     if (open && (owner || candidate.referring)) {
@@ -214,6 +231,18 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           open.isOpen = false
         }
         return open
+      }
+    }
+    if (!candidate.dueDate && state.sentence && DEADLINE_WORDS.test(state.sentence)) {
+      const sentenceDue = resolveDueDate(state.sentence, state.language, today)
+      if (sentenceDue) candidate = { ...candidate, dueDate: sentenceDue }
+    }
+    // "Great, Julia, can you have it by Friday?" right after Julia took it: the same item.
+    if (candidate.isRequest && owner && !candidate.addition) {
+      const taken = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, owner) && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
+      if (taken) {
+        merge(taken, candidate, state)
+        return taken
       }
     }
     const previous = state.lastTouched
@@ -238,6 +267,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   /** "I'll do it" with nothing open: the item is what was just said; ask when that is unclear. */
   function createReferring(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
     const antecedent = state.lastTouched ?? latest((draft) => draft.lastSegmentIndex === state.index - 1 && draft.kind !== 'action')
+    // "we should do both" after a decision: more of that decision, not new work.
+    if (antecedent?.kind === 'decision' && !owner && !candidate.isRequest) {
+      merge(antecedent, { ...candidate, kind: 'decision', semanticType: antecedent.semanticType }, state)
+      return antecedent
+    }
     const draft = create(candidate, anchor, state, owner)
     if (antecedent) {
       draft.contextTitle = antecedent.kind === 'action' ? undefined : titleOf(antecedent)
@@ -291,6 +325,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       isRevision: candidate.revision,
       isExplicitlyOpen: false,
       isProposal: candidate.isProposal,
+      asksWhen: candidate.asksWhen,
       ...(candidate.asksWhenOf ? { asksWhenOf: candidate.asksWhenOf } : {}),
       firstSegmentIndex: state.index,
       lastSegmentIndex: state.index,

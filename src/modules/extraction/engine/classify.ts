@@ -33,7 +33,8 @@ export type Candidate = {
   explicitlyOpen: boolean
   /** "I suggest…": a decision only once someone else agrees. */
   isProposal: boolean
-  /** "Aisha, when will the proposal be ready?": the answer's date makes it her action. */
+  /** "Aisha, when will the proposal be ready?": the answer's date makes it the answerer's action. */
+  asksWhen: boolean
   asksWhenOf?: Person
   addition: boolean
   revision: boolean
@@ -175,7 +176,7 @@ function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kin
     const isBroadcast = !person && BARE_PLEASE.test(body)
     return { kind: 'action', semanticType: 'request', confidence: person ? 0.85 : 0.75, owner: person ? { mode: 'named', person } : { mode: 'addressee', isBroadcast }, isRequest: true }
   }
-  if (at === cues.solicitationAt) return { kind: 'action', semanticType: 'task', confidence: 0.55, owner: { mode: 'none' }, open: true, referring: true }
+  if (at === cues.solicitationAt) return { kind: 'action', semanticType: 'task', confidence: 0.55, owner: { mode: 'none' }, open: true }
   if (at === cues.needAt) {
     const weak = /\bwe should\b/.test(body)
     return { kind: 'action', semanticType: 'task', confidence: weak ? 0.5 : 0.6, owner: { mode: 'none' }, open: true }
@@ -198,8 +199,38 @@ export function agreedStatement(clause: string, context: ClauseContext): Candida
   const { cues } = context
   const body = stripFillers(normalize(clause, cues), cues)
   if (!body || cues.questionEnd.test(body) || /^(?:i'd|i would|i think|i'm|i am|maybe|我觉得|我想|可能)/.test(body)) return undefined
+  if (/\b(?:was|were|did|had|ago|yesterday|last)\b|了$|了。$|过/.test(body)) return undefined
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.65 }, clause, body, context)
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
+
+/** "I'll put the plan in the wiki under Q2": an action that also points at a document. */
+export function referenceIn(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (cues.referenceLink.test(clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.8 }, clause, body, context)
+  if (cues.referenceDocument.test(body)) return complete({ kind: 'reference', semanticType: 'document', confidence: 0.65 }, clause, body, context)
+  return undefined
+}
+
+/** Splits a sentence at commas where the parts say different kinds of things ("OK, let's use X, I'll write it up"). */
+export function clausesByKind(sentence: string, context: ClauseContext): string[] {
+  const parts = sentence.split(/(?<=[,，])\s*/)
+  if (parts.length < 2) return [sentence]
+  const groups: { text: string; hasKind: boolean }[] = []
+  for (const part of parts) {
+    // Only commitments, decisions and agreements stand apart; a subjectless "下周给个对比" continues what precedes it.
+    const signals = classifyClause(part, context)
+    const kind = signals.candidate?.kind
+    const isSubjectless = kind === 'action' && signals.candidate?.owner.mode === 'speaker' && !/我|\bi\b|\bi'(?:ll|m|d)\b|\blet me\b|^me\b/i.test(part)
+    const hasKind = ((kind === 'action' || kind === 'decision') && !isSubjectless) || signals.confirmation || signals.acceptance
+    const current = groups[groups.length - 1]
+    if (current && (!hasKind || !current.hasKind)) {
+      current.text += part
+      current.hasKind ||= hasKind
+    } else groups.push({ text: part, hasKind })
+  }
+  return groups.map((group) => group.text)
 }
 
 function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
@@ -232,6 +263,7 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     claim: Boolean(kinded.claim),
     explicitlyOpen,
     isProposal: Boolean(kinded.isProposal),
+    asksWhen: kinded.kind === 'question' && ASKS_WHEN.test(body),
     ...(kinded.kind === 'question' && ASKS_WHEN.test(body) ? whenOf(context) : {}),
     open: Boolean(kinded.open),
     isRequest: Boolean(kinded.isRequest),
