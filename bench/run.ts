@@ -7,6 +7,7 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
@@ -167,3 +168,6 @@ await benchConfer('SQLite', `sqlite:${path.join(sqliteDir, 'confer.db')}`, basel
 const postgres = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL
 if (postgres) await benchConfer('PostgreSQL', await postgresSchemaUrl(postgres), baseline, audioBaseline)
 else console.log('PostgreSQL: skipped (set TEST_DATABASE_URL to include it)')
+
+// Extraction (no server): the extractive engine over a one-hour transcript; goal ≤ 1 s.
+console.log(formatExtractionBench(benchExtraction()))

@@ -4,7 +4,7 @@ import type { ExtractionInput, TranscriptSegmentInput } from './types.ts'
 
 export type Person = { name?: string; speakerId?: string; accountId?: string }
 
-type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp }
+type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp; assignment: RegExp; recapAssignment: RegExp }
 
 export type People = {
   bySpeakerId: Map<string, Person>
@@ -46,7 +46,13 @@ function aliasesOf(people: Person[]): Alias[] {
     .sort((a, b) => b.alias.length - a.alias.length)
     .map(({ alias, person }) => {
       const latin = /^[A-Za-z]/.test(alias)
-      return { alias, person, latin, pattern: new RegExp(latin ? `\\b${escape(alias.toLowerCase())}\\b` : escape(alias), 'u') }
+      const name = escape(latin ? alias.toLowerCase() : alias)
+      return {
+        alias, person, latin,
+        pattern: new RegExp(latin ? `\\b${name}\\b` : name, 'u'),
+        assignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
+        recapAssignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_RECAP_ASSIGNMENT}` : `(?:^|让|请|由)${name}`, 'u'),
+      }
     })
 }
 
@@ -84,13 +90,8 @@ const CHINESE_ASSIGNMENT = '(?:负责|来负责|来做|来跟|会|去|跟进|这
 /** A person the clause assigns the work to ("Bob will…", "王芳负责…", recap "Priya does…"). */
 export function findAssignedPerson(people: People, clause: string, isRecap: boolean): Person | undefined {
   const lower = clause.toLowerCase()
-  for (const { alias, person, latin } of people.aliases) {
-    if (latin) {
-      const tail = isRecap ? ENGLISH_RECAP_ASSIGNMENT : ENGLISH_ASSIGNMENT
-      if (new RegExp(`^(?:and\\s+|then\\s+)?${escape(alias.toLowerCase())}${tail}`).test(lower)) return person
-      continue
-    }
-    if (new RegExp(`(?:^|让|请|由)${escape(alias)}${isRecap ? '' : CHINESE_ASSIGNMENT}`).test(clause)) return person
+  for (const { person, latin, assignment, recapAssignment } of people.aliases) {
+    if ((isRecap ? recapAssignment : assignment).test(latin ? lower : clause)) return person
   }
   return undefined
 }
