@@ -48,7 +48,7 @@ export type Assembly = { drafts: Draft[]; nearDuplicates: NearDuplicate[] }
 export const cuesFor = (language: Language): CueSet => (language === 'zh' ? chineseCues : englishCues)
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
-const NEAR_DUPLICATE = 0.3
+const NEAR_DUPLICATE = 0.45
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -239,7 +239,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     }
     // "Great, Julia, can you have it by Friday?" right after Julia took it: the same item.
     if (candidate.isRequest && owner && !candidate.addition) {
-      const taken = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, owner) && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
+      const taken = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, owner) && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index
+        && (candidate.referring || overlapCoefficient(candidate.topic, draft.topic) > 0))
       if (taken) {
         merge(taken, candidate, state)
         return taken
@@ -304,8 +305,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       if (owner && !match.draft.owner) match.draft.owner = owner
       return match.draft
     }
+    // Too far apart to merge, or taken by different people: a person decides whether it is the same.
+    const nearest = best((draft) => draft.kind === candidate.kind, candidate.topic, cosine)
     const draft = create(candidate, anchor, state, owner)
-    if (match && match.similarity >= NEAR_DUPLICATE) nearDuplicates.push({ from: draft, to: match.draft, similarity: match.similarity })
+    if (nearest && nearest.similarity >= NEAR_DUPLICATE) nearDuplicates.push({ from: draft, to: nearest.draft, similarity: nearest.similarity })
     return draft
   }
 

@@ -12,10 +12,15 @@ const SUPERSEDE_WINDOW_SEGMENTS = 15
 const SAME_TOPIC = 0.3
 
 export function relateDrafts(drafts: Draft[], nearDuplicates: NearDuplicate[]): DraftRelation[] {
-  const relations: DraftRelation[] = nearDuplicates.map(({ from, to, similarity }) => ({ type: 'duplicate-of', from, to, confidence: similarity }))
+  const relations: DraftRelation[] = []
   for (const draft of drafts) {
     const dependency = dependencyOf(draft, drafts)
     if (dependency) relations.push(dependency)
+  }
+  // One item waiting for another shares its words without being the same work.
+  const linked = (a: Draft, b: Draft) => relations.some((relation) => (relation.from === a && relation.to === b) || (relation.from === b && relation.to === a))
+  for (const { from, to, similarity } of nearDuplicates) {
+    if (!linked(from, to)) relations.push({ type: 'duplicate-of', from, to, confidence: similarity })
   }
   for (const draft of drafts) {
     const superseded = supersededBy(draft, drafts)
