@@ -74,7 +74,8 @@ const CHINESE_IDIOMS: Idiom[] = [
 
 const STARTS = /\b(?:start|starts|starting|begin|begins|beginning|kick off)\b|开始/i
 const DEADLINE = /\b(?:by|before|until|due|no later than)\b|之前|以前|前(?:完成|给|交|发|搞定|提测)|截止/i
-const DURATION_ONLY = /^(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|couple of)\s+(?:days?|weeks?|months?|hours?)$/i
+const DURATION_ONLY = /^(?:about |around |roughly |approximately |maybe |like )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|couple of)\s+(?:days?|weeks?|months?|hours?)$/i
+const PAST_RESULT = /^(?:last|past|previous|this past)\b|^上(?:周|个|星期|礼拜)/i
 const PAST_BEFORE = /\b(?:since|last|ago|from|was|were)\s*$|上$|去$/i
 
 /** The ISO date a clause names as its deadline, or undefined. Never before the meeting's day. */
@@ -96,10 +97,12 @@ function fromChrono(text: string, language: Language, todayUtc: Date): { date: s
   for (const result of parser.parse(text, reference, { forwardDate: true })) {
     const before = text.slice(0, result.index)
     if (PAST_BEFORE.test(before)) continue
-    if (DURATION_ONLY.test(result.text) && !/\b(?:in|within)\s*$/i.test(before)) continue
+    if (PAST_RESULT.test(result.text) || (DURATION_ONLY.test(result.text) && !/\b(?:in|within)\s*$/i.test(before))) continue
     const start = result.start
     if (!start.isCertain('day') && !start.isCertain('weekday') && !/tomorrow|明天|后天|天内|天后|in \w+ (?:days?|weeks?)/i.test(result.text)) continue
-    const date = new Date(Date.UTC(start.get('year')!, start.get('month')! - 1, start.get('day')!))
+    let date = new Date(Date.UTC(start.get('year')!, start.get('month')! - 1, start.get('day')!))
+    // "by Wednesday" said on a Wednesday means the next one.
+    if (start.isCertain('weekday') && !start.isCertain('day') && date.getTime() === todayUtc.getTime()) date = addDays(date, 7)
     if (date < todayUtc || date.getTime() - todayUtc.getTime() > 400 * 86_400_000) continue
     return { date: iso(date), index: result.index }
   }
