@@ -2,50 +2,15 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, classifyClause, clausesByKind, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
-import { englishCues } from './cues-en.ts'
-import { chineseCues } from './cues-zh.ts'
+import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
-import { findAssignedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
+import { isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
 import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
-import type { ItemKind, SemanticType, TranscriptSegmentInput } from './types.ts'
-
-export type Mention = { segmentIndex: number; segmentId: string; speaker: Person; text: string; title: string; topicSize: number; referring: boolean }
-
-export type Draft = {
-  order: number
-  kind: ItemKind
-  semanticType: SemanticType
-  confidence: number
-  /** Where the item was first said: segment id, sentence and clause; the key derives from it. */
-  anchor: string
-  language: Language
-  mentions: Mention[]
-  topic: TermVector
-  owner?: Person
-  dueDate?: string
-  requestTo?: Person
-  isAccepted: boolean
-  isOpen: boolean
-  hasUnresolvedReference: boolean
-  contextTitle?: string
-  choiceObject?: string
-  isRevision: boolean
-  isExplicitlyOpen: boolean
-  isProposal: boolean
-  asksWhen: boolean
-  asksWhenOf?: Person
-  dependencyText?: string
-  firstSegmentIndex: number
-  lastSegmentIndex: number
-}
-
-export type NearDuplicate = { from: Draft; to: Draft; similarity: number }
-export type Assembly = { drafts: Draft[]; nearDuplicates: NearDuplicate[] }
-
-export const cuesFor = (language: Language): CueSet => (language === 'zh' ? chineseCues : englishCues)
+import type { ItemKind, TranscriptSegmentInput } from './types.ts'
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
@@ -407,34 +372,4 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     }
     return found
   }
-}
-
-/** "等我把手动确认改完以后，我顺便…": a condition belongs to the clause it conditions. */
-function joinConditions(clauses: string[], cues: CueSet): string[] {
-  const joined: string[] = []
-  for (const clause of clauses) {
-    const previous = joined[joined.length - 1]
-    if (previous !== undefined && cues.conditionStart.test(previous.trim())) joined[joined.length - 1] = `${previous}${cues.language === 'zh' ? '，' : ', '}${clause}`
-    else joined.push(clause)
-  }
-  return joined
-}
-
-/** A recap lists "Priya does X by Thursday, Sam does Y": one clause per named person. */
-function recapClauses(text: string, cues: CueSet, people: People): string[] {
-  const groups: string[] = []
-  for (const part of text.split(/[,，;；]\s*(?:and\s+)?/)) {
-    if (!part.trim()) continue
-    if (findAssignedPerson(people, part.trim(), true) || groups.length === 0) groups.push(part.trim())
-    else groups[groups.length - 1] += `${cues.language === 'zh' ? '，' : ', '}${part.trim()}`
-  }
-  return groups
-}
-
-/** The title of a draft: its contextual title when every mention is a pronoun, else its most telling mention. */
-export function titleOf(draft: Draft): string {
-  if (draft.contextTitle && draft.mentions.every((mention) => mention.referring)) return draft.contextTitle
-  const telling = draft.mentions.find((mention) => !mention.referring && mention.topicSize >= 2)
-    ?? [...draft.mentions].sort((a, b) => b.topicSize - a.topicSize)[0]
-  return telling?.title || draft.contextTitle || draft.mentions[0]?.text || ''
 }

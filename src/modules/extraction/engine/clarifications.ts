@@ -1,6 +1,6 @@
 // Clarify items: what a person should settle — who owns an action, which of two contradicting
 // decisions stands, what "it" meant. Worded in the meeting's language (or the requested locale).
-import { titleOf, type Draft } from './assemble.ts'
+import { titleOf, type Draft } from './drafts.ts'
 import type { DraftRelation } from './relations.ts'
 import type { Language } from './text.ts'
 import type { ClarificationKind } from './types.ts'

@@ -213,26 +213,6 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   return undefined
 }
 
-/** Splits a sentence at commas where the parts say different kinds of things ("OK, let's use X, I'll write it up"). */
-export function clausesByKind(sentence: string, context: ClauseContext): string[] {
-  const parts = sentence.split(/(?<=[,，])\s*/)
-  if (parts.length < 2) return [sentence]
-  const groups: { text: string; hasKind: boolean }[] = []
-  for (const part of parts) {
-    // Only commitments, decisions and agreements stand apart; a subjectless "下周给个对比" continues what precedes it.
-    const signals = classifyClause(part, context)
-    const kind = signals.candidate?.kind
-    const isSubjectless = kind === 'action' && signals.candidate?.owner.mode === 'speaker' && !/我|\bi\b|\bi'(?:ll|m|d)\b|\blet me\b|^me\b/i.test(part)
-    const hasKind = ((kind === 'action' || kind === 'decision') && !isSubjectless) || signals.confirmation || signals.acceptance
-    const current = groups[groups.length - 1]
-    if (current && (!hasKind || !current.hasKind)) {
-      current.text += part
-      current.hasKind ||= hasKind
-    } else groups.push({ text: part, hasKind })
-  }
-  return groups.map((group) => group.text)
-}
-
 function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
   const { cues, people } = context
   const names = namesIn(people, clause)

@@ -2,7 +2,8 @@
 // assemble() reads the transcript once, looking only back; this file adds what later words tell
 // (a question answered, an item repeated), relations, clarify items and the stable keys.
 import { sha256Hex } from '../../../platform/ids.ts'
-import { assemble, cuesFor, titleOf, type Draft } from './assemble.ts'
+import { assemble } from './assemble.ts'
+import { cuesFor, titleOf, type Draft } from './drafts.ts'
 import { clarifyDrafts } from './clarifications.ts'
 import { meetingLocalDate } from './due-dates.ts'
 import { buildPeople, isKnown, samePerson, speakerOf, type People } from './owners.ts'

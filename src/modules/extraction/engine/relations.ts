@@ -1,7 +1,7 @@
 // Links between drafts: near duplicates, "after X is done" dependencies, and later decisions that
 // reverse earlier ones (which also raise a contradiction for a person to confirm).
-import type { Draft, NearDuplicate } from './assemble.ts'
-import { cuesFor } from './assemble.ts'
+import type { Draft, NearDuplicate } from './drafts.ts'
+import { cuesFor } from './drafts.ts'
 import { contentTokens, cosine, termVector, type TermVector } from './text.ts'
 import type { RelationType } from './types.ts'
 
