@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
+import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
@@ -172,3 +173,6 @@ await benchConfer('SQLite', `sqlite:${path.join(sqliteDir, 'confer.db')}`, basel
 const postgres = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL
 if (postgres) await benchConfer('PostgreSQL', await postgresSchemaUrl(postgres), baseline, audioBaseline)
 else console.log('PostgreSQL: skipped (set TEST_DATABASE_URL to include it)')
+
+// Extraction (no server): the extractive engine over a one-hour transcript; goal ≤ 1 s.
+if (want('extraction')) console.log(formatExtractionBench(benchExtraction()))

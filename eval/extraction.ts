@@ -1,0 +1,37 @@
+// Runs the extractive engine over every labelled meeting and scores it (used by `npm run eval`
+// and by the quality floor test).
+import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
+import { scoreMeeting, summarize, type EvaluationReport, type MeetingScore } from '../src/modules/extraction/engine/evaluation.ts'
+import { extractItems } from '../src/modules/extraction/engine/extractive.ts'
+import { itemKinds } from '../src/modules/extraction/engine/types.ts'
+
+export type SplitReport = { split: string; meetingCount: number; report: EvaluationReport }
+
+export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures()): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
+  const meetings = fixtures.map((fixture) => {
+    const result = extractItems({
+      segments: fixture.segments,
+      ...(fixture.participants ? { participants: fixture.participants } : {}),
+      meetingStartedAt: fixture.meetingStartedAt,
+      timezone: fixture.timezone,
+    })
+    return { fixture, score: scoreMeeting(fixture.expected, result.items) }
+  })
+  const splits = [...new Set(fixtures.map((fixture) => fixture.split))].map((split) => {
+    const inSplit = meetings.filter(({ fixture }) => fixture.split === split)
+    return { split, meetingCount: inSplit.length, report: summarize(inSplit.map(({ score }) => score)) }
+  })
+  return { report: summarize(meetings.map(({ score }) => score)), splits, meetings }
+}
+
+export function formatReport(report: EvaluationReport, heading: string): string {
+  const percent = (value: number) => `${(value * 100).toFixed(1)}%`.padStart(7)
+  const lines = [heading, '']
+  lines.push(`${'kind'.padEnd(10)} ${'precision'.padStart(9)} ${'recall'.padStart(7)} ${'F1'.padStart(7)}   tp  fp  fn`)
+  for (const [name, scores] of [...itemKinds.map((kind) => [kind, report.byKind[kind]] as const), ['overall', report.overall] as const]) {
+    lines.push(`${name.padEnd(10)} ${percent(scores.precision).padStart(9)} ${percent(scores.recall)} ${percent(scores.f1)}  ${String(scores.truePositives).padStart(3)} ${String(scores.falsePositives).padStart(3)} ${String(scores.falseNegatives).padStart(3)}`)
+  }
+  const { ownerAgreement: owners, dueDateAgreement: dates } = report
+  lines.push('', `owners of matched actions: ${owners.agreed}/${owners.total}   due dates of matched actions: ${dates.agreed}/${dates.total}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,30 @@
+// `npm run eval`: the extractive engine over the labelled meetings of test/fixtures/meetings,
+// printing precision, recall and F1 per kind and overall. `npm run eval -- --verbose` also lists,
+// per meeting, what was missed and what was produced without a label; `--split=held-out` limits
+// the run to one split.
+import { evaluateExtractive, formatReport } from './extraction.ts'
+
+const verbose = process.argv.includes('--verbose')
+const only = process.argv.find((argument) => argument.startsWith('--split='))?.slice('--split='.length)
+const { report, splits, meetings: all } = evaluateExtractive()
+const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
+if (verbose) {
+  for (const { fixture, score } of meetings) {
+    if (score.missed.length === 0 && score.spurious.length === 0) continue
+    console.log(`\n${fixture.id}`)
+    for (const label of score.missed) console.log(`  missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
+    for (const item of score.spurious) console.log(`  spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title} (${item.confidence})`)
+    for (const { expected, produced } of score.matches) {
+      if (expected.kind !== 'action') continue
+      const owner = (expected.ownerName ?? undefined) === produced.ownerName ? '' : ` owner ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`
+      const due = (expected.dueDate ?? undefined) === produced.dueDate ? '' : ` due ${produced.dueDate ?? '-'} ≠ ${expected.dueDate ?? '-'}`
+      if (owner || due) console.log(`  action   [${produced.sourceSegmentIds.join(',')}] ${produced.title}:${owner}${due}`)
+    }
+  }
+  console.log('')
+}
+for (const { split, meetingCount, report: splitReport } of splits) {
+  if (only && split !== only) continue
+  console.log(formatReport(splitReport, `Extractive engine, ${split} split: ${meetingCount} labelled meetings (items at or above the quality gate)`), '\n')
+}
+if (!only) console.log(formatReport(report, `All ${all.length} labelled meetings`))

@@ -1,0 +1,375 @@
+// The sequential pass: clause candidates become drafts, merged with what came before (a yes to a
+// request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
+// It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
+// stable while recording.
+import { agreedStatement, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
+import type { CueSet } from './cues.ts'
+import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
+import { resolveDueDate, type LocalDate } from './due-dates.ts'
+import { isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
+import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
+import { truncate } from './titles.ts'
+import type { ItemKind, TranscriptSegmentInput } from './types.ts'
+
+const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
+const NEAR_DUPLICATE = 0.45
+const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
+
+type SegmentState = {
+  index: number
+  segment: TranscriptSegmentInput
+  speaker: Person
+  language: Language
+  cues: CueSet
+  /** The draft the previous clause of this segment went to, and the same when that clause said something of its own. */
+  lastTouched?: Draft
+  lastCreated?: Draft
+  /** The previous clause was only a yes ("行，" "OK,"): the next one restates what is agreed. */
+  wasAgreeing: boolean
+  clausesSeen: number
+  previousClause?: string
+  sentence?: string
+  /** "I agree." found nothing to attach to: the next statement says what was agreed. */
+  isAgreementPending: boolean
+}
+
+export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate): Assembly {
+  const drafts: Draft[] = []
+  const nearDuplicates: NearDuplicate[] = []
+  const speakers: Person[] = []
+
+  segments.forEach((segment, index) => {
+    const text = segment.text.replace(/[’‘]/g, "'")
+    const language = detectLanguage(text, segment.language)
+    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
+    speakers.push(state.speaker)
+    let isRecap = false
+    splitSentences(text).forEach((sentence, sentenceIndex) => {
+      let body = sentence
+      const recap = state.cues.recap.exec(sentence)
+      if (recap) {
+        isRecap = true
+        body = sentence.slice(recap.index + recap[0].length)
+      }
+      const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+      const clauses = isRecap
+        ? recapClauses(body, state.cues, people)
+        : joinConditions(body.split(state.cues.clauseSplit).flatMap((piece) => clausesByKind(piece, splitContext)), state.cues)
+      state.sentence = sentence
+      clauses.forEach((clause, clauseIndex) => {
+        if (!clause.trim()) return
+        const context: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+        const signals = classifyClause(clause, context)
+        const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
+        if (state.isAgreementPending && !signals.candidate && !signals.confirmation) {
+          const agreed = agreedStatement(clause, context)
+          if (agreed) signals.candidate = agreed
+        }
+        state.isAgreementPending = false
+        const count = drafts.length
+        const touched = place(signals, clause, anchor, state)
+        if (touched?.kind === 'action' && signals.candidate?.kind === 'action') {
+          const reference = referenceIn(clause, context)
+          if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
+        }
+        if (touched) state.lastTouched = touched
+        const saidSomething = Boolean(signals.candidate && !signals.candidate.referring)
+        state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
+        state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
+        state.clausesSeen += 1
+        state.previousClause = clause
+      })
+    })
+  })
+  return { drafts, nearDuplicates }
+
+  function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
+    const candidate = signals.candidate
+    const accepted = acceptRequest(signals, clause, state) ?? answerWhen(clause, state)
+    if (accepted) return accepted
+    let confirmed: Draft | undefined
+    if (signals.acceptance || signals.confirmation) {
+      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - 1
+        && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
+      if (proposal) {
+        addMention(proposal, state, clause, undefined)
+        proposal.confidence = 0.7
+        confirmed = proposal
+      }
+    }
+    if (signals.confirmation && !confirmed) {
+      confirmed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
+      if (confirmed && !confirmed.mentions.some((mention) => mention.segmentIndex === state.index)) {
+        addMention(confirmed, state, clause, undefined)
+        confirmed.confidence = Math.min(0.95, confirmed.confidence + 0.1)
+      }
+      if (!confirmed && !candidate) state.isAgreementPending = true
+    }
+    if (!candidate) return confirmed ?? carryDueDate(clause, state)
+    // "That's settled then", "确定了": agreement with nothing new to record.
+    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) return confirmed
+    if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
+      // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
+      const proposed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
+      if (proposed && overlapCoefficient(candidate.topic, proposed.topic) > 0) {
+        merge(proposed, candidate, state)
+        return proposed
+      }
+    }
+    if (candidate.kind === 'question' && candidate.referring) {
+      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - 2)
+      if (asked) {
+        merge(asked, candidate, state)
+        return asked
+      }
+    }
+    const previous = state.lastCreated
+    if (previous && previous.kind === candidate.kind && candidate.kind !== 'reference') {
+      merge(previous, candidate, state)
+      return previous
+    }
+    return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /** "Aisha, when is it ready?" — "End of next week.": her action, due then. */
+  function answerWhen(clause: string, state: SegmentState): Draft | undefined {
+    if (state.clausesSeen > 0) return undefined
+    const asked = latest((draft) => draft.kind === 'question' && draft.asksWhen && draft.lastSegmentIndex === state.index - 1
+      && (draft.asksWhenOf ? samePerson(draft.asksWhenOf, state.speaker) : !samePerson(draft.mentions[0]?.speaker, state.speaker)))
+    const dueDate = asked && resolveDueDate(clause, state.language, today)
+    if (!asked || !dueDate) return undefined
+    asked.asksWhen = false
+    const dependency = state.cues.dependency.exec(clause.toLowerCase())
+    const existing = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, state.speaker) && overlapCoefficient(draft.topic, asked.topic) > 0)
+    if (existing) {
+      addMention(existing, state, clause, undefined)
+      if (!existing.dueDate) existing.dueDate = dueDate
+      if (!existing.dependencyText && dependency) existing.dependencyText = dependency[1] ?? dependency[2] ?? dependency[3]
+      return existing
+    }
+    const action = create({ ...fromQuestion(asked), dueDate }, `${state.segment.id}#answer`, state, state.speaker)
+    if (dependency) action.dependencyText = dependency[1] ?? dependency[2] ?? dependency[3]
+    return action
+  }
+
+  function fromQuestion(question: Draft): Candidate {
+    const asked = question.mentions[0]!
+    return {
+      kind: 'action', semanticType: 'task', confidence: 0.7, owner: { mode: 'speaker' }, text: asked.text,
+      title: asked.title.replace(/^(?:when|by when)\s+(?:do you think|can you have|will|would|could|can|is|are|do)\s+/i, '').replace(/^./, (first) => first.toUpperCase()),
+      topic: new Map(question.topic), referring: false, claim: false, open: false, isRequest: false, isRecap: false,
+      explicitlyOpen: false, isProposal: false, asksWhen: false, addition: false, revision: false,
+    }
+  }
+
+  /** "Sure" / "I'll have it by Thursday" from the person a request was just addressed to. */
+  function acceptRequest(signals: ClauseSignals, clause: string, state: SegmentState): Draft | undefined {
+    const candidate = signals.candidate
+    const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && samePerson(draft.requestTo, state.speaker)
+      && draft.lastSegmentIndex < state.index && draft.lastSegmentIndex >= state.index - 2)
+    if (!pending) return undefined
+    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending
+    const takesIt = signals.acceptance || (candidate?.kind === 'action' && candidate.owner.mode === 'speaker' && !candidate.addition)
+    if (!isFirstClause || !takesIt) return undefined
+    pending.isAccepted = true
+    pending.owner = state.speaker
+    addMention(pending, state, clause, candidate)
+    if (candidate?.kind === 'action') absorb(pending, candidate)
+    else if (!pending.dueDate) setDueDate(pending, resolveDueDate(clause, state.language, today))
+    pending.confidence = Math.min(0.95, pending.confidence + 0.05)
+    return pending
+  }
+
+  function placeAction(said: Candidate, anchor: string, state: SegmentState): Draft {
+    let candidate = said
+    const owner = resolveOwner(candidate, state)
+    const open = latest((draft) => draft.kind === 'action' && draft.isOpen && !draft.owner && draft.lastSegmentIndex >= state.index - 2)
+    if (open && (owner || candidate.referring)) {
+      const isAdjacent = open.lastSegmentIndex >= state.index - 1
+      const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase()) || overlapCoefficient(candidate.topic, open.topic) > 0
+      if ((isAdjacent && owner && !candidate.isRequest) || isRelated) {
+        merge(open, candidate, state)
+        if (owner) {
+          open.owner = owner
+          open.isOpen = false
+        }
+        return open
+      }
+    }
+    if (!candidate.dueDate && state.sentence && DEADLINE_WORDS.test(state.sentence)) {
+      const sentenceDue = resolveDueDate(state.sentence, state.language, today)
+      if (sentenceDue) candidate = { ...candidate, dueDate: sentenceDue }
+    }
+    // "Great, Julia, can you have it by Friday?" right after Julia took it: the same item.
+    if (candidate.isRequest && owner && !candidate.addition) {
+      const taken = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, owner) && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index
+        && (candidate.referring || overlapCoefficient(candidate.topic, draft.topic) > 0))
+      if (taken) {
+        merge(taken, candidate, state)
+        return taken
+      }
+    }
+    const previous = state.lastTouched
+    if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && previous.mentions[previous.mentions.length - 1]?.referring
+      && !candidate.addition && !candidate.isRecap
+      && (!owner || !previous.owner || samePerson(owner, previous.owner)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
+      merge(previous, candidate, state)
+      if (owner && !previous.owner) previous.owner = owner
+      return previous
+    }
+    if (candidate.referring) return createReferring(candidate, anchor, state, owner)
+    if (candidate.isRecap) {
+      const recapped = best((draft) => draft.kind === 'action' && samePerson(draft.owner, owner), candidate.topic, (a, b) => Math.max(cosine(a, b), overlapCoefficient(a, b)))
+      if (recapped && (recapped.similarity >= 0.3 || cosine(candidate.topic, recapped.draft.topic) >= 0.15)) {
+        merge(recapped.draft, candidate, state)
+        return recapped.draft
+      }
+    }
+    return dedupeOrCreate(candidate, anchor, state, owner)
+  }
+
+  /** "I'll do it" with nothing open: the item is what was just said; ask when that is unclear. */
+  function createReferring(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
+    const antecedent = state.lastTouched ?? latest((draft) => draft.lastSegmentIndex === state.index - 1 && draft.kind !== 'action')
+    // "we should do both" after a decision: more of that decision, not new work.
+    if (antecedent?.kind === 'decision' && !owner && !candidate.isRequest) {
+      merge(antecedent, { ...candidate, kind: 'decision', semanticType: antecedent.semanticType }, state)
+      return antecedent
+    }
+    const draft = create(candidate, anchor, state, owner)
+    if (antecedent) {
+      draft.contextTitle = antecedent.kind === 'action' ? undefined : titleOf(antecedent)
+      return draft
+    }
+    const context = state.previousClause ?? segments[state.index - 1]?.text
+    if (context) draft.contextTitle = `${candidate.title}: ${truncate(context.trim().replace(/[。.!！?？]+$/u, ''), 70)}`
+    draft.hasUnresolvedReference = !state.previousClause
+    return draft
+  }
+
+  /** "I'll ask legal. I'm meeting them on Tuesday": a date right after the speaker's own action dates it. */
+  function carryDueDate(clause: string, state: SegmentState): undefined {
+    const previous = state.lastTouched
+    if (previous?.kind === 'action' && !previous.dueDate && samePerson(previous.owner, state.speaker)) {
+      setDueDate(previous, resolveDueDate(clause, state.language, today))
+    }
+    return undefined
+  }
+
+  function setDueDate(draft: Draft, dueDate: string | undefined): void {
+    if (dueDate) draft.dueDate = dueDate
+  }
+
+  function dedupeOrCreate(candidate: Candidate, anchor: string, state: SegmentState, owner?: Person): Draft {
+    const compatible = (draft: Draft) => draft.kind === candidate.kind && (draft.kind !== 'action' || !owner || !draft.owner || samePerson(owner, draft.owner))
+    const match = best(compatible, candidate.topic, cosine)
+    if (match && match.similarity >= MERGE_THRESHOLD[candidate.kind]) {
+      merge(match.draft, candidate, state)
+      if (owner && !match.draft.owner) match.draft.owner = owner
+      return match.draft
+    }
+    // Too far apart to merge, or taken by different people: a person decides whether it is the same.
+    const nearest = best((draft) => draft.kind === candidate.kind, candidate.topic, cosine)
+    const draft = create(candidate, anchor, state, owner)
+    if (nearest && nearest.similarity >= NEAR_DUPLICATE) nearDuplicates.push({ from: draft, to: nearest.draft, similarity: nearest.similarity })
+    return draft
+  }
+
+  function create(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
+    const draft: Draft = {
+      order: drafts.length,
+      kind: candidate.kind,
+      semanticType: candidate.semanticType,
+      confidence: candidate.confidence,
+      anchor,
+      language: state.language,
+      mentions: [],
+      topic: new Map(),
+      isAccepted: false,
+      isOpen: candidate.open,
+      hasUnresolvedReference: false,
+      isRevision: candidate.revision,
+      isExplicitlyOpen: false,
+      isProposal: candidate.isProposal,
+      asksWhen: candidate.asksWhen,
+      ...(candidate.asksWhenOf ? { asksWhenOf: candidate.asksWhenOf } : {}),
+      firstSegmentIndex: state.index,
+      lastSegmentIndex: state.index,
+      ...(owner ? { owner } : {}),
+      ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
+      ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
+    }
+    merge(draft, candidate, state)
+    drafts.push(draft)
+    return draft
+  }
+
+  function merge(draft: Draft, candidate: Candidate, state: SegmentState): void {
+    addMention(draft, state, candidate.text, candidate)
+    absorb(draft, candidate)
+    if (draft.mentions.length > 1) draft.confidence = Math.max(draft.confidence, candidate.confidence)
+  }
+
+  function absorb(draft: Draft, candidate: Candidate): void {
+    addInto(draft.topic, candidate.topic)
+    if (!draft.dueDate && candidate.dueDate) draft.dueDate = candidate.dueDate
+    if (!draft.dependencyText && candidate.dependencyText) draft.dependencyText = candidate.dependencyText
+    if (!draft.choiceObject && candidate.choiceObject) draft.choiceObject = candidate.choiceObject
+    if (candidate.explicitlyOpen) draft.isExplicitlyOpen = true
+    if (candidate.semanticType === 'policy' || candidate.semanticType === 'metric' || candidate.semanticType === 'risk') draft.semanticType = candidate.semanticType
+  }
+
+  function addMention(draft: Draft, state: SegmentState, text: string, candidate: Candidate | undefined): void {
+    draft.mentions.push({
+      segmentIndex: state.index,
+      segmentId: state.segment.id,
+      speaker: state.speaker,
+      text: text.trim(),
+      title: candidate?.title ?? '',
+      topicSize: candidate?.topic.size ?? 0,
+      referring: candidate ? candidate.referring : true,
+    })
+    draft.lastSegmentIndex = Math.max(draft.lastSegmentIndex, state.index)
+  }
+
+  function resolveOwner(candidate: Candidate, state: SegmentState): Person | undefined {
+    switch (candidate.owner.mode) {
+      case 'speaker': return isKnown(state.speaker) ? state.speaker : undefined
+      case 'named': return candidate.owner.person
+      case 'addressee':
+        if (candidate.owner.isBroadcast && distinctSpeakers() > 2) return undefined
+        return candidate.owner.person ?? previousOtherSpeaker(state)
+      case 'none': return undefined
+    }
+  }
+
+  function distinctSpeakers(): number {
+    return new Set(speakers.map((speaker) => speaker.speakerId ?? speaker.name)).size
+  }
+
+  /** "Can you…" without a name speaks to whoever spoke last, other than the asker. */
+  function previousOtherSpeaker(state: SegmentState): Person | undefined {
+    for (let index = state.index - 1; index >= Math.max(0, state.index - 3); index -= 1) {
+      const speaker = speakers[index]
+      if (isKnown(speaker) && !samePerson(speaker, state.speaker)) return speaker
+    }
+    return undefined
+  }
+
+  function latest(predicate: (draft: Draft) => boolean): Draft | undefined {
+    for (let index = drafts.length - 1; index >= 0; index -= 1) if (predicate(drafts[index]!)) return drafts[index]
+    return undefined
+  }
+
+  function best(predicate: (draft: Draft) => boolean, topic: TermVector, measure: (a: TermVector, b: TermVector) => number) {
+    let found: { draft: Draft; similarity: number } | undefined
+    for (const draft of drafts) {
+      if (!predicate(draft)) continue
+      const similarity = measure(topic, draft.topic)
+      if (similarity > (found?.similarity ?? 0)) found = { draft, similarity }
+    }
+    return found
+  }
+}

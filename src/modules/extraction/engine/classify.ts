@@ -1,0 +1,257 @@
+// One clause → what it is: an action, decision, question, outcome or reference candidate, plus
+// the signals that link it to what came before (agreement, acceptance, a pronoun for a referent).
+// Rules only look at the clause and its sentence; context is the assembler's job.
+import type { CueSet } from './cues.ts'
+import { resolveDueDate, type LocalDate } from './due-dates.ts'
+import { findAddressedPerson, findAssignedPerson, namesIn, type People, type Person } from './owners.ts'
+import { contentTokens, termVector, type TermVector } from './text.ts'
+import { makeTitle } from './titles.ts'
+import type { ItemKind, SemanticType } from './types.ts'
+
+export type OwnerHint =
+  | { mode: 'speaker' }
+  | { mode: 'named'; person: Person }
+  | { mode: 'addressee'; person?: Person; isBroadcast?: boolean }
+  | { mode: 'none' }
+
+export type Candidate = {
+  kind: ItemKind
+  semanticType: SemanticType
+  confidence: number
+  owner: OwnerHint
+  text: string
+  title: string
+  topic: TermVector
+  /** The object is only a pronoun ("I'll do it"): the item is one already being discussed. */
+  referring: boolean
+  claim: boolean
+  /** Work put up for a volunteer ("who owns that?", "we need someone to…"). */
+  open: boolean
+  isRequest: boolean
+  isRecap: boolean
+  /** "Let's keep it as an open question": the question stays open whatever answers follow. */
+  explicitlyOpen: boolean
+  /** "I suggest…": a decision only once someone else agrees. */
+  isProposal: boolean
+  /** "Aisha, when will the proposal be ready?": the answer's date makes it the answerer's action. */
+  asksWhen: boolean
+  asksWhenOf?: Person
+  addition: boolean
+  revision: boolean
+  choiceObject?: string
+  dependencyText?: string
+  dueDate?: string
+}
+
+export type ClauseSignals = { confirmation: boolean; acceptance: boolean; candidate?: Candidate }
+
+export type ClauseContext = {
+  cues: CueSet
+  people: People
+  /** The whole sentence, where the addressee may be named outside the clause. */
+  sentence: string
+  isRecap: boolean
+  today: LocalDate
+}
+
+function normalize(text: string, cues: CueSet): string {
+  const straight = text.replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim()
+  return cues.language === 'en' ? straight.toLowerCase() : straight
+}
+
+function stripFillers(text: string, cues: CueSet): string {
+  let current = text
+  for (let pass = 0; pass < 6; pass += 1) {
+    const next = current.replace(cues.leadingFiller, '')
+    if (next === current) break
+    current = next
+  }
+  return current
+}
+
+const position = (pattern: RegExp | undefined, text: string) => {
+  if (!pattern) return -1
+  const match = pattern.exec(text)
+  return match ? match.index : -1
+}
+const earliest = (...positions: number[]) => {
+  const found = positions.filter((value) => value >= 0)
+  return found.length ? Math.min(...found) : -1
+}
+
+type Kinded = Pick<Candidate, 'kind' | 'semanticType' | 'confidence'> & Partial<Candidate> & { needsFutureDate?: boolean }
+
+export function classifyClause(clause: string, context: ClauseContext): ClauseSignals {
+  const { cues } = context
+  const normalized = normalize(clause, cues)
+  const body = stripFillers(normalized, cues)
+  const signals: ClauseSignals = {
+    confirmation: cues.confirmation.test(normalized) || cues.confirmation.test(body),
+    acceptance: cues.acceptance.test(normalized),
+  }
+  if (!body || cues.logistics.test(body) || cues.logistics.test(normalized)) return signals
+  const kinded = context.isRecap ? recapAction(body, context) : decideKind(body, clause, context)
+  if (!kinded) return signals
+  signals.candidate = complete(kinded, clause, body, context)
+  return signals
+}
+
+function recapAction(body: string, context: ClauseContext): Kinded | undefined {
+  const person = findAssignedPerson(context.people, body, true)
+  if (!person) return undefined
+  return { kind: 'action', semanticType: 'task', confidence: 0.6, owner: { mode: 'named', person }, isRecap: true }
+}
+
+function decideKind(body: string, asSaid: string, context: ClauseContext): Kinded | undefined {
+  const { cues, people } = context
+  if (cues.openQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.7 }
+  if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
+  if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
+
+  const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
+  const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
+  const progressiveAt = position(cues.firstPersonProgressive, body)
+  const claimAt = position(cues.claim, body)
+  const solicitationAt = position(cues.ownerSolicitation, body)
+  const isYesNoQuestion = cues.questionEnd.test(body) && cues.questionStart.test(body)
+  const needAt = isYesNoQuestion ? -1 : position(cues.collectiveNeed, body)
+  const assigned = findAssignedPerson(people, body, false)
+  const actionAt = earliest(requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned ? 0 : -1)
+
+  const strongAt = position(cues.decisionStrong, body)
+  const choiceAt = position(cues.decisionChoice, body)
+  const policyAt = position(cues.decisionPolicy, body)
+  const conditionalAt = position(cues.decisionConditional, body)
+  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+\w/, body) : -1
+  const weakPolicyAt = position(cues.decisionPolicyWeak, body)
+  const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
+
+  if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
+    return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned })
+  }
+  if (decisionAt >= 0) {
+    const isPolicy = policyAt >= 0 || weakPolicyAt >= 0
+    const confidence = strongAt >= 0 ? 0.85 : policyAt >= 0 || choiceAt >= 0 ? 0.75 : 0.6
+    return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
+  }
+  if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
+  if (cues.referenceDocument.test(body)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
+  const isQuestion = cues.questionEnd.test(body) || cues.questionStart.test(body)
+  if (cues.proposal.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
+  if (isQuestion && !cues.notQuestion.test(body)) {
+    if (cues.proposal.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
+    if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
+    return { kind: 'question', semanticType: 'open-question', confidence: cues.questionEnd.test(body) ? 0.65 : 0.55 }
+  }
+  if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
+  const done = cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
+  const metric = cues.metricUnit.test(body) && cues.metricContext.test(body) && !cues.notMetric.test(body)
+  if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
+  if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
+  if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
+  return undefined
+}
+
+// "please leave comments": to whoever listens, unless only two people are talking.
+const BARE_PLEASE = /(?:^|,\s*)please\b(?![^,.]*\byou\b)/
+const ASKS_WHEN = /\b(?:when|by when|what's the eta|how soon)\b|什么时候|哪天|多久能/
+
+type ActionCues = {
+  requestAt: number
+  firstPersonAt: number
+  progressiveAt: number
+  claimAt: number
+  solicitationAt: number
+  needAt: number
+  assigned: Person | undefined
+}
+
+function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kinded {
+  const at = earliest(cues.requestAt, cues.firstPersonAt, cues.progressiveAt, cues.claimAt, cues.solicitationAt, cues.needAt, cues.assigned ? 0 : -1)
+  if (cues.assigned && at === 0 && cues.requestAt !== 0) {
+    return { kind: 'action', semanticType: 'task', confidence: 0.8, owner: { mode: 'named', person: cues.assigned } }
+  }
+  if (at === cues.requestAt) {
+    const person = findAddressedPerson(context.people, context.sentence)
+    const isBroadcast = !person && BARE_PLEASE.test(body)
+    return { kind: 'action', semanticType: 'request', confidence: person ? 0.85 : 0.75, owner: person ? { mode: 'named', person } : { mode: 'addressee', isBroadcast }, isRequest: true }
+  }
+  if (at === cues.solicitationAt) return { kind: 'action', semanticType: 'task', confidence: 0.55, owner: { mode: 'none' }, open: true }
+  if (at === cues.needAt) {
+    const weak = /\bwe should\b/.test(body)
+    return { kind: 'action', semanticType: 'task', confidence: weak ? 0.5 : 0.6, owner: { mode: 'none' }, open: true }
+  }
+  if (at === cues.claimAt) return { kind: 'action', semanticType: 'task', confidence: 0.7, owner: { mode: 'speaker' }, claim: true, referring: true }
+  const followUp = /\b(?:follow up|get back to|check with|ask|confirm|send|share|ping|reach out|talk to|email)\b|问一下|确认|发给|跟进|沟通|联系|同步/.test(body)
+  if (at === cues.progressiveAt && at !== cues.firstPersonAt) {
+    return { kind: 'action', semanticType: followUp ? 'follow-up' : 'task', confidence: 0.7, owner: { mode: 'speaker' }, needsFutureDate: true }
+  }
+  return { kind: 'action', semanticType: followUp ? 'follow-up' : 'task', confidence: 0.8, owner: { mode: 'speaker' } }
+}
+
+function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
+  const person = findAddressedPerson(context.people, context.sentence)
+  return person ? { asksWhenOf: person } : {}
+}
+
+/** After "I agree." the next statement is what was agreed: a decision, unless it is only an opinion. */
+export function agreedStatement(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || cues.questionEnd.test(body) || /^(?:i'd|i would|i think|i'm|i am|maybe|我觉得|我想|可能)/.test(body)) return undefined
+  if (/\b(?:was|were|did|had|ago|yesterday|last)\b|了$|了。$|过/.test(body)) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.65 }, clause, body, context)
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
+
+/** "I'll put the plan in the wiki under Q2": an action that also points at a document. */
+export function referenceIn(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (cues.referenceLink.test(clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.8 }, clause, body, context)
+  if (cues.referenceDocument.test(body)) return complete({ kind: 'reference', semanticType: 'document', confidence: 0.65 }, clause, body, context)
+  return undefined
+}
+
+function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
+  const { cues, people } = context
+  const names = namesIn(people, clause)
+  const nameTokens = new Set(names.flatMap((name) => contentTokens(name)))
+  const topicTokens = contentTokens(clause).filter((token) => !cues.genericTokens.has(token) && !nameTokens.has(token))
+  const hasPronoun = cues.pronoun.test(body)
+  const explicitlyOpen = kinded.kind === 'question' && cues.openQuestion.test(body)
+  const referring = Boolean(kinded.referring)
+    || (kinded.kind === 'action' && (topicTokens.length === 0 || (hasPronoun && topicTokens.length <= 1)))
+    || (explicitlyOpen && (hasPronoun || topicTokens.length <= 2))
+  const dueDate = kinded.kind === 'action' ? resolveDueDate(clause, cues.language, context.today) : undefined
+  if (kinded.needsFutureDate) {
+    const todayIso = `${context.today.year}-${String(context.today.month).padStart(2, '0')}-${String(context.today.day).padStart(2, '0')}`
+    if (!dueDate || dueDate <= todayIso) return undefined
+  }
+  const choice = kinded.kind === 'decision' ? cues.choiceObject.exec(body)?.[1]?.toLowerCase() : undefined
+  const dependency = kinded.kind === 'action' || kinded.kind === 'decision' ? cues.dependency.exec(body) : null
+  const dependencyText = dependency ? (dependency[1] ?? dependency[2] ?? dependency[3]) : undefined
+  return {
+    kind: kinded.kind,
+    semanticType: kinded.semanticType,
+    confidence: kinded.confidence,
+    owner: kinded.owner ?? { mode: 'none' },
+    text: clause.trim(),
+    title: makeTitle(clause, cues, names),
+    topic: termVector(topicTokens),
+    referring,
+    claim: Boolean(kinded.claim),
+    explicitlyOpen,
+    isProposal: Boolean(kinded.isProposal),
+    asksWhen: kinded.kind === 'question' && ASKS_WHEN.test(body),
+    ...(kinded.kind === 'question' && ASKS_WHEN.test(body) ? whenOf(context) : {}),
+    open: Boolean(kinded.open),
+    isRequest: Boolean(kinded.isRequest),
+    isRecap: Boolean(kinded.isRecap),
+    addition: cues.addition.test(body),
+    revision: cues.revision.test(body),
+    ...(choice ? { choiceObject: choice } : {}),
+    ...(dependencyText ? { dependencyText } : {}),
+    ...(dueDate ? { dueDate } : {}),
+  }
+}

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest'
+import { loadMeetingFixtures } from '../../../../test/fixtures/meetings.ts'
+import { oneHourTranscript } from '../../../../bench/extraction.ts'
+import { extractItems, extractiveEngine } from './extractive.ts'
+import { meeting } from './testing.ts'
+import { DEFAULT_QUALITY_GATE, itemTaxonomy, type ExtractionInput } from './types.ts'
+
+const team = [
+  { speakerId: 'alice', name: 'Alice Moreau', accountId: 'acc_alice' },
+  { speakerId: 'bob', name: 'Bob Lee' },
+  { speakerId: 'carol', name: 'Carol Diaz' },
+]
+const visible = (input: ExtractionInput) => extractItems(input).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
+
+describe('extractive engine, English', () => {
+  it('finds commitments with their owners and due dates, from the speaker or the person addressed', () => {
+    const items = visible(meeting([
+      ['alice', "Okay, let's get started. Can everyone hear me?"],
+      ['bob', "Yes. I'll update the deployment runbook by Friday."],
+      ['alice', 'Carol, can you review the billing migration plan?'],
+      ['carol', 'Sure, I can have it done tomorrow.'],
+    ], { participants: team }))
+    const actions = items.filter((item) => item.kind === 'action')
+    expect(actions).toHaveLength(2)
+    expect(actions[0]).toMatchObject({ ownerName: 'Bob Lee', ownerSpeakerId: 'bob', dueDate: '2026-03-06', family: 'commitment', sourceSegmentIds: ['s2'] })
+    expect(actions[0]!.title).toBe('Update the deployment runbook by Friday')
+    expect(actions[1]).toMatchObject({ ownerName: 'Carol Diaz', semanticType: 'request', dueDate: '2026-03-05', sourceSegmentIds: ['s3', 's4'] })
+  })
+
+  it('carries the account id of the owner when the participant has one', () => {
+    const [action] = visible(meeting([['alice', "I'll send the contract to legal today."]], { participants: team }))
+    expect(action).toMatchObject({ kind: 'action', ownerName: 'Alice Moreau', ownerAccountId: 'acc_alice', dueDate: '2026-03-04' })
+  })
+
+  it('ignores phrases that only look like cues', () => {
+    const items = visible(meeting([
+      ['alice', "Can you hear me? I'll share my screen."],
+      ['bob', "I'll be honest, the last quarter was rough."],
+      ['carol', "Let's get started. How was everyone's weekend?"],
+      ['alice', 'We decided last quarter to freeze the public API, as you know.'],
+    ], { participants: team }))
+    expect(items).toEqual([])
+  })
+
+  it('keeps one item for an action said twice, citing both mentions', () => {
+    const items = visible(meeting([
+      ['alice', "Bob, can you migrate the billing job to the new queue this week?"],
+      ['bob', 'Yes, will do.'],
+      ['carol', 'Unrelated, the dashboard looks great.'],
+      ['alice', 'So to recap: Bob migrates the billing job to the new queue, Carol writes the release notes.'],
+    ], { participants: team }))
+    const actions = items.filter((item) => item.kind === 'action')
+    expect(actions.map((action) => [action.ownerName, action.sourceSegmentIds])).toEqual([
+      ['Bob Lee', ['s1', 's2', 's4']],
+      ['Carol Diaz', ['s4']],
+    ])
+  })
+
+  it('records decisions and policies, and hides questions answered on the spot', () => {
+    const items = extractItems(meeting([
+      ['alice', 'Should we keep the old export endpoint?'],
+      ['bob', 'No. Going forward, every new endpoint must be versioned.'],
+      ['carol', 'How do we migrate the customers still on it?'],
+      ['alice', "Good question, I don't know yet."],
+    ], { participants: team })).items
+    const decision = items.find((item) => item.kind === 'decision')
+    expect(decision).toMatchObject({ family: 'decision', semanticType: 'policy', sourceSegmentIds: ['s2'] })
+    const questions = items.filter((item) => item.kind === 'question')
+    expect(questions.map((question) => [question.sourceSegmentIds[0], question.confidence >= DEFAULT_QUALITY_GATE])).toEqual([['s1', false], ['s3', true]])
+  })
+
+  it('finds outcomes, metrics and references', () => {
+    const items = visible(meeting([
+      ['bob', 'The search migration is done. Latency dropped from 900 ms to 250 ms.'],
+      ['carol', 'The design doc is in the architecture folder, and the ticket is OPS-42.'],
+      ['alice', 'The recording is at https://example.com/rec/1 if anyone missed it.'],
+    ], { participants: team }))
+    expect(items.map((item) => [item.kind, item.semanticType, item.sourceSegmentIds.join()])).toEqual([
+      ['outcome', 'metric', 's1'],
+      ['reference', 'link', 's2'],
+      ['reference', 'link', 's3'],
+    ])
+  })
+
+  it('asks who owns an action nobody took', () => {
+    const result = extractItems(meeting([
+      ['alice', 'Someone needs to update the architecture diagram.'],
+      ['bob', 'What time is the demo?'],
+    ], { participants: team }))
+    const action = result.items.find((item) => item.kind === 'action')!
+    expect(action.ownerName).toBeUndefined()
+    expect(result.clarifications).toEqual([
+      expect.objectContaining({ kind: 'missing-owner', itemKeys: [action.key], sourceSegmentIds: ['s1'], question: 'Who will own “Update the architecture diagram”?' }),
+    ])
+  })
+
+  it('gives open work to the person who volunteers', () => {
+    const [action] = visible(meeting([
+      ['alice', 'We need someone to quarantine the flaky integration tests.'],
+      ['bob', 'Can anyone own that?'],
+      ['carol', "I'll do it. I'll move them to a nightly job."],
+    ], { participants: team })).filter((item) => item.kind === 'action')
+    expect(action).toMatchObject({ ownerName: 'Carol Diaz', sourceSegmentIds: ['s1', 's2', 's3'] })
+  })
+
+  it('marks a reversed decision as superseding the earlier one and asks which stands', () => {
+    const result = extractItems(meeting([
+      ['alice', "Let's use Postgres for the event store."],
+      ['bob', 'Postgres topped out at twelve thousand inserts per second in our load test.'],
+      ['alice', "Actually, let's go with MySQL for the event store instead."],
+    ], { participants: team }))
+    const [first, second] = result.items.filter((item) => item.kind === 'decision')
+    expect(result.relations).toContainEqual(expect.objectContaining({ type: 'supersedes', fromKey: second!.key, toKey: first!.key }))
+    expect(result.clarifications).toContainEqual(expect.objectContaining({ kind: 'contradiction', itemKeys: [first!.key, second!.key], sourceSegmentIds: ['s1', 's3'] }))
+  })
+
+  it('links an action that waits for another', () => {
+    const result = extractItems(meeting([
+      ['bob', "I'll set up the Kafka proof of concept this week."],
+      ['alice', 'Carol, can you estimate the monthly cost once the proof of concept is done?'],
+    ], { participants: team }))
+    const [setUp, estimate] = result.items.filter((item) => item.kind === 'action')
+    expect(result.relations).toEqual([expect.objectContaining({ type: 'depends-on', fromKey: estimate!.key, toKey: setUp!.key })])
+  })
+
+  it('flags near-duplicates it does not merge', () => {
+    const result = extractItems(meeting([
+      ['bob', "I'll write the onboarding checklist for new support hires."],
+      ['carol', "I'll review the onboarding checklist for support."],
+    ], { participants: team }))
+    const [write, review] = result.items
+    expect(result.relations).toEqual([expect.objectContaining({ type: 'duplicate-of', fromKey: review!.key, toKey: write!.key })])
+  })
+
+  it('asks what "it" means when nothing was being discussed', () => {
+    const result = extractItems(meeting([['bob', "I'll fix it."]], { participants: team }))
+    expect(result.clarifications.map((clarification) => clarification.kind)).toEqual(['ambiguous-reference'])
+    expect(result.items[0]!.confidence).toBeLessThan(DEFAULT_QUALITY_GATE + 0.35)
+  })
+
+  it('uses speaker labels when there are no participants', () => {
+    const input = meeting([['x1', "I'll draft the proposal."], ['x2', 'Nina, can you check the numbers?']])
+    input.segments[0]!.speakerLabel = 'Nina Park'
+    input.segments[1]!.speakerLabel = 'Ben Walsh'
+    const actions = visible(input).filter((item) => item.kind === 'action')
+    expect(actions.map((action) => action.ownerName)).toEqual(['Nina Park', 'Nina Park'])
+  })
+})
+
+describe('extractive engine, Chinese', () => {
+  const 团队 = [{ speakerId: 'a', name: '张伟' }, { speakerId: 'b', name: '李娜' }, { speakerId: 'c', name: '王芳' }]
+
+  it('finds owners, due dates and decisions in zh-Hans', () => {
+    const items = visible(meeting([
+      ['a', '大家早，能听到我说话吗？'],
+      ['c', '对账模块我来负责，周四之前提测。'],
+      ['a', '李娜，你能不能把续费页面做完？'],
+      ['b', '可以，下周五之前给你。'],
+      ['a', '那就放在个人中心吧，就这么定了。'],
+    ], { participants: 团队, meetingStartedAt: '2026-03-02T02:00:00.000Z', timezone: 'Asia/Shanghai' }))
+    expect(items.map((item) => [item.kind, item.ownerName ?? null, item.dueDate ?? null, item.sourceSegmentIds.join()])).toEqual([
+      ['action', '王芳', '2026-03-05', 's2'],
+      ['action', '李娜', '2026-03-13', 's3,s4'],
+      ['decision', null, null, 's5'],
+    ])
+  })
+
+  it('resolves relative dates in the meeting’s time zone', () => {
+    // 2026-03-05T23:30Z is Friday 07:30 in Shanghai: 明天 is Saturday the 7th there.
+    const [action] = visible(meeting([['a', '我明天把复盘文档发给大家。']], { participants: 团队, meetingStartedAt: '2026-03-05T23:30:00.000Z', timezone: 'Asia/Shanghai' }))
+    expect(action).toMatchObject({ ownerName: '张伟', dueDate: '2026-03-07' })
+  })
+
+  it('detects a reversed choice and open questions', () => {
+    const result = extractItems(meeting([
+      ['a', '那就用ELK吧，大家都熟悉。'],
+      ['b', '不过ELK的存储成本很高，一个月大概要八万块。'],
+      ['a', '那还是改用Loki吧，成本优先。'],
+      ['c', '日志要保留多久？'],
+      ['a', '这个我不清楚，得问一下法务。'],
+    ], { participants: 团队 }))
+    const decisions = result.items.filter((item) => item.kind === 'decision')
+    expect(decisions).toHaveLength(2)
+    expect(result.relations).toContainEqual(expect.objectContaining({ type: 'supersedes', fromKey: decisions[1]!.key, toKey: decisions[0]!.key }))
+    expect(result.clarifications.find((clarification) => clarification.kind === 'contradiction')?.question).toMatch(/以哪个为准/)
+    const question = result.items.find((item) => item.kind === 'question')!
+    expect(question.confidence).toBeGreaterThanOrEqual(DEFAULT_QUALITY_GATE)
+  })
+
+  it('words clarify items in the requested locale', () => {
+    const result = extractItems(meeting([['a', 'Someone needs to renew the certificate.']], { participants: 团队, locale: 'zh-Hans' }))
+    expect(result.clarifications[0]!.question).toBe('谁来负责“Renew the certificate”？')
+  })
+})
+
+describe('extractive engine, contract', () => {
+  const fixtures = loadMeetingFixtures()
+
+  it('gives every item a valid family and semantic type and cites only input segments', () => {
+    for (const fixture of fixtures) {
+      const ids = new Set(fixture.segments.map((segment) => segment.id))
+      const result = extractItems({ ...fixture })
+      for (const item of result.items) {
+        expect(item.family).toBe(itemTaxonomy[item.kind].family)
+        expect(itemTaxonomy[item.kind].semanticTypes).toContain(item.semanticType)
+        expect(item.sourceSegmentIds.length).toBeGreaterThan(0)
+        for (const id of item.sourceSegmentIds) expect(ids.has(id)).toBe(true)
+        expect(item.confidence).toBeGreaterThanOrEqual(0)
+        expect(item.confidence).toBeLessThanOrEqual(1)
+        expect(item.title.length).toBeGreaterThan(0)
+      }
+      const keys = new Set(result.items.map((item) => item.key))
+      expect(keys.size).toBe(result.items.length)
+      for (const relation of result.relations) expect(keys.has(relation.fromKey) && keys.has(relation.toKey)).toBe(true)
+      for (const clarification of result.clarifications) for (const key of clarification.itemKeys) expect(keys.has(key)).toBe(true)
+    }
+  })
+
+  it('is deterministic: the same meeting gives the same result', async () => {
+    const fixture = fixtures[0]!
+    expect(await extractiveEngine.extract({ ...fixture })).toEqual(extractItems({ ...fixture }))
+  })
+
+  it('keeps the keys of items already found while the transcript grows', () => {
+    for (const fixture of fixtures) {
+      const full = new Map(extractItems({ ...fixture }).items.map((item) => [item.key, item.kind]))
+      for (let length = 1; length < fixture.segments.length; length += 1) {
+        const prefix = extractItems({ ...fixture, segments: fixture.segments.slice(0, length) })
+        for (const item of prefix.items) {
+          expect(full.get(item.key), `${fixture.id} after ${length} segments: ${item.title}`).toBe(item.kind)
+        }
+      }
+    }
+  })
+
+  it('does not depend on the order segments arrive in', () => {
+    const fixture = fixtures[1]!
+    expect(extractItems({ ...fixture, segments: [...fixture.segments].reverse() })).toEqual(extractItems({ ...fixture }))
+  })
+
+  it('handles an empty transcript and unknown time zones', () => {
+    expect(extractItems({ segments: [], meetingStartedAt: '2026-03-04T15:00:00.000Z' })).toEqual({ items: [], clarifications: [], relations: [] })
+    const [action] = extractItems(meeting([['x', "I'll send it by Friday, the report I mean."]], { timezone: 'Mars/Olympus' })).items
+    expect(action?.dueDate).toBe('2026-03-06')
+  })
+
+  it('extracts a one-hour transcript well within a second', () => {
+    const input = oneHourTranscript()
+    extractItems(input)
+    const started = performance.now()
+    const result = extractItems(input)
+    expect(input.segments.length).toBeGreaterThanOrEqual(1000)
+    expect(result.items.length).toBeGreaterThan(100)
+    // The goal is ≤ 1 s; the bound leaves room for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+})

@@ -1,0 +1,116 @@
+// The built-in engine: deterministic rules over the transcript, no network. English and Chinese.
+// assemble() reads the transcript once, looking only back; this file adds what later words tell
+// (a question answered, an item repeated), relations, clarify items and the stable keys.
+import { sha256Hex } from '../../../platform/ids.ts'
+import { assemble } from './assemble.ts'
+import { cuesFor, titleOf, type Draft } from './drafts.ts'
+import { clarifyDrafts } from './clarifications.ts'
+import { meetingLocalDate } from './due-dates.ts'
+import { buildPeople, isKnown, samePerson, speakerOf, type People } from './owners.ts'
+import { relateDrafts } from './relations.ts'
+import { detectLanguage, splitSentences } from './text.ts'
+import { truncate } from './titles.ts'
+import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
+
+const ANSWERED_CONFIDENCE = 0.3
+const MAX_SUMMARY = 600
+
+export function extractItems(input: ExtractionInput): ExtractionResult {
+  const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
+  const people = buildPeople(input)
+  const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone))
+  const keyOf = new Map(drafts.map((draft) => [draft, itemKey(draft)]))
+  const items = [...drafts]
+    .sort((a, b) => a.firstSegmentIndex - b.firstSegmentIndex || a.order - b.order)
+    .map((draft) => toItem(draft, keyOf.get(draft)!, confidenceOf(draft, segments, people)))
+  const draftRelations = relateDrafts(drafts, nearDuplicates)
+  const relations = draftRelations.map((relation) => {
+    const fromKey = keyOf.get(relation.from)!
+    const toKey = keyOf.get(relation.to)!
+    return { key: hashKey('rel', `${relation.type}|${fromKey}|${toKey}`), type: relation.type, fromKey, toKey, confidence: relation.confidence }
+  })
+  const clarifications = clarifyDrafts(drafts, draftRelations, input.locale).map((clarification) => {
+    const itemKeys = clarification.drafts.map((draft) => keyOf.get(draft)!)
+    return {
+      key: hashKey('clr', `${clarification.kind}|${itemKeys.join('|')}`),
+      kind: clarification.kind,
+      question: clarification.question,
+      itemKeys,
+      sourceSegmentIds: unique(clarification.drafts.flatMap((draft) => draft.mentions.map((mention) => mention.segmentId))),
+    }
+  })
+  return { items, clarifications, relations }
+}
+
+export const extractiveEngine: ExtractionEngine = {
+  name: 'extractive',
+  extract: async (input) => extractItems(input),
+}
+
+function hashKey(prefix: string, value: string): string {
+  return `${prefix}_${sha256Hex(value).slice(0, 24)}`
+}
+
+/** From where the item was first said: the same words give the same key on every run. */
+function itemKey(draft: Draft): string {
+  return hashKey(draft.kind, draft.anchor)
+}
+
+function toItem(draft: Draft, key: string, confidence: number): ExtractedItem {
+  const taxonomy = itemTaxonomy[draft.kind]
+  const owner = draft.kind === 'action' ? draft.owner : undefined
+  return {
+    key,
+    kind: draft.kind,
+    family: taxonomy.family,
+    semanticType: draft.semanticType,
+    title: titleOf(draft),
+    summary: summaryOf(draft),
+    ...(owner?.name ? { ownerName: owner.name } : {}),
+    ...(owner?.speakerId ? { ownerSpeakerId: owner.speakerId } : {}),
+    ...(owner?.accountId ? { ownerAccountId: owner.accountId } : {}),
+    ...(draft.kind === 'action' && draft.dueDate ? { dueDate: draft.dueDate } : {}),
+    confidence,
+    sourceSegmentIds: unique([...draft.mentions].sort((a, b) => a.segmentIndex - b.segmentIndex).map((mention) => mention.segmentId)),
+  }
+}
+
+function summaryOf(draft: Draft): string {
+  const lines: string[] = []
+  for (const mention of draft.mentions) {
+    const who = mention.speaker.name ?? mention.speaker.speakerId
+    const line = who ? `${who}: ${mention.text}` : mention.text
+    if (!lines.includes(line)) lines.push(line)
+  }
+  return truncate(lines.join('\n'), MAX_SUMMARY)
+}
+
+function confidenceOf(draft: Draft, segments: TranscriptSegmentInput[], people: People): number {
+  let confidence = draft.confidence
+  const mentionedIn = new Set(draft.mentions.map((mention) => mention.segmentIndex)).size
+  confidence += 0.05 * Math.min(2, mentionedIn - 1)
+  if (draft.kind === 'action') confidence += (draft.owner ? 0.03 : 0) + (draft.dueDate ? 0.03 : 0)
+  if (draft.kind === 'question' && isAnswered(draft, segments, people)) confidence = Math.min(confidence, ANSWERED_CONFIDENCE)
+  if (draft.hasUnresolvedReference) confidence -= 0.15
+  return Math.round(Math.max(0.05, Math.min(0.98, confidence)) * 100) / 100
+}
+
+/** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */
+function isAnswered(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
+  if (draft.semanticType === 'risk' || draft.isExplicitlyOpen) return false
+  const asked = draft.mentions[0]!
+  for (let index = asked.segmentIndex + 1; index < Math.min(segments.length, asked.segmentIndex + 4); index += 1) {
+    const segment = segments[index]!
+    const speaker = speakerOf(people, segment)
+    if (!isKnown(speaker) || samePerson(speaker, asked.speaker)) continue
+    const reply = splitSentences(segment.text)[0] ?? ''
+    const cues = cuesFor(detectLanguage(reply, segment.language))
+    const normalized = cues.language === 'en' ? reply.replace(/[’‘]/g, "'").toLowerCase() : reply
+    return !cues.deferral.test(normalized)
+  }
+  return false
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)]
+}

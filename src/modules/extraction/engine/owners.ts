@@ -1,0 +1,103 @@
+// Who is who: speakers and participants by id, and the names people call each other by
+// ("Priya", "Priya Shah", "王芳"), to find owners in the words.
+import type { ExtractionInput, TranscriptSegmentInput } from './types.ts'
+
+export type Person = { name?: string; speakerId?: string; accountId?: string }
+
+type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp; assignment: RegExp; recapAssignment: RegExp }
+
+export type People = {
+  bySpeakerId: Map<string, Person>
+  aliases: Alias[]
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+export function buildPeople(input: ExtractionInput): People {
+  const bySpeakerId = new Map<string, Person>()
+  const named: Person[] = []
+  for (const participant of input.participants ?? []) {
+    const person: Person = { name: participant.name, ...(participant.speakerId ? { speakerId: participant.speakerId } : {}), ...(participant.accountId ? { accountId: participant.accountId } : {}) }
+    if (participant.speakerId) bySpeakerId.set(participant.speakerId, person)
+    named.push(person)
+  }
+  for (const segment of input.segments) {
+    if (!segment.speakerId || bySpeakerId.has(segment.speakerId)) continue
+    const person: Person = { speakerId: segment.speakerId, ...(segment.speakerLabel ? { name: segment.speakerLabel } : {}) }
+    bySpeakerId.set(segment.speakerId, person)
+    if (person.name) named.push(person)
+  }
+  return { bySpeakerId, aliases: aliasesOf(named) }
+}
+
+function aliasesOf(people: Person[]): Alias[] {
+  const candidates: { alias: string; person: Person }[] = []
+  for (const person of people) {
+    const name = person.name?.trim()
+    if (!name || /^(?:speaker|spk|unknown|说话人)\b/i.test(name)) continue
+    candidates.push({ alias: name, person })
+    const first = name.split(/\s+/)[0]!
+    if (/^[A-Za-z]/.test(name) && first !== name && first.length >= 2) candidates.push({ alias: first, person })
+  }
+  const counts = new Map<string, number>()
+  for (const { alias } of candidates) counts.set(alias.toLowerCase(), (counts.get(alias.toLowerCase()) ?? 0) + 1)
+  return candidates
+    .filter(({ alias }) => counts.get(alias.toLowerCase()) === 1)
+    .sort((a, b) => b.alias.length - a.alias.length)
+    .map(({ alias, person }) => {
+      const latin = /^[A-Za-z]/.test(alias)
+      const name = escape(latin ? alias.toLowerCase() : alias)
+      return {
+        alias, person, latin,
+        pattern: new RegExp(latin ? `\\b${name}\\b` : name, 'u'),
+        assignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
+        recapAssignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_RECAP_ASSIGNMENT}` : `(?:^|让|请|由)${name}`, 'u'),
+      }
+    })
+}
+
+export function speakerOf(people: People, segment: TranscriptSegmentInput): Person {
+  if (segment.speakerId) return people.bySpeakerId.get(segment.speakerId) ?? { speakerId: segment.speakerId }
+  return segment.speakerLabel ? { name: segment.speakerLabel } : {}
+}
+
+export function samePerson(a: Person | undefined, b: Person | undefined): boolean {
+  if (!a || !b) return false
+  if (a.speakerId && b.speakerId) return a.speakerId === b.speakerId
+  return Boolean(a.name && b.name && a.name === b.name)
+}
+
+export function isKnown(person: Person | undefined): person is Person {
+  return Boolean(person && (person.name || person.speakerId))
+}
+
+/** A person named where the text calls them: vocative ("Priya, can you", "刘洋，你") or subject. */
+export function findAddressedPerson(people: People, text: string): Person | undefined {
+  const lower = text.toLowerCase()
+  for (const { alias, person, latin, pattern } of people.aliases) {
+    const match = pattern.exec(latin ? lower : text)
+    if (!match) continue
+    const after = (latin ? lower : text).slice(match.index + alias.length)
+    if (latin ? /^\s*(?:[,?]|$)/.test(after) : /^(?:[，,？?]|你)/.test(after)) return person
+  }
+  return undefined
+}
+
+const ENGLISH_ASSIGNMENT = String.raw`\s+(?:will|'ll|is going to|is gonna|can take|can own|to\s+\w|takes|owns|handles)\b`
+const ENGLISH_RECAP_ASSIGNMENT = String.raw`\s+(?:also\s+)?(?:will|'ll|is going to|to\s+\w|\w+s|\w+es)\b`
+const CHINESE_ASSIGNMENT = '(?:负责|来负责|来做|来跟|会|去|跟进|这周|本周|下周|明天|今天|后天|周[一二三四五六日]|月底|完成|提测|整理|准备|处理)'
+
+/** A person the clause assigns the work to ("Bob will…", "王芳负责…", recap "Priya does…"). */
+export function findAssignedPerson(people: People, clause: string, isRecap: boolean): Person | undefined {
+  const lower = clause.toLowerCase()
+  for (const { person, latin, assignment, recapAssignment } of people.aliases) {
+    if ((isRecap ? recapAssignment : assignment).test(latin ? lower : clause)) return person
+  }
+  return undefined
+}
+
+/** Every alias found in a text, to leave names out of topic tokens. */
+export function namesIn(people: People, text: string): string[] {
+  const lower = text.toLowerCase()
+  return people.aliases.filter(({ latin, pattern }) => pattern.test(latin ? lower : text)).map(({ alias }) => alias)
+}

@@ -1,0 +1,41 @@
+// The quality floor: F1 of the extractive engine on the labelled meetings may not fall below what
+// it reached, less a small margin. Held-out meetings were never used to tune the rules; their
+// floor is the honest one. Raise the floors when the engine improves.
+import { describe, expect, it } from 'vitest'
+import { evaluateExtractive } from '../../../../eval/extraction.ts'
+
+const FLOORS = {
+  development: { action: 0.95, decision: 0.92, overall: 0.93 },
+  'held-out': { action: 0.9, decision: 0.58, overall: 0.78 },
+} as const
+
+describe('extraction quality on the labelled meetings', () => {
+  const { splits, meetings } = evaluateExtractive()
+
+  it('covers English and Chinese planning, incident reviews, design critiques and one-on-ones', () => {
+    expect(meetings.length).toBeGreaterThanOrEqual(12)
+    const covered = new Set(meetings.map(({ fixture }) => `${fixture.language.slice(0, 2)}:${fixture.meetingType}`))
+    for (const language of ['en', 'zh']) {
+      for (const type of ['planning', 'incident-review', 'design-critique', 'one-on-one']) expect(covered).toContain(`${language}:${type}`)
+    }
+    for (const { fixture } of meetings) {
+      expect(fixture.segments.length).toBeGreaterThanOrEqual(14)
+      expect(fixture.segments.length).toBeLessThanOrEqual(60)
+    }
+  })
+
+  for (const [split, floor] of Object.entries(FLOORS)) {
+    it(`keeps action and decision F1 above the floor on the ${split} split`, () => {
+      const report = splits.find((entry) => entry.split === split)?.report
+      expect(report, split).toBeDefined()
+      expect(report!.byKind.action.f1).toBeGreaterThanOrEqual(floor.action)
+      expect(report!.byKind.decision.f1).toBeGreaterThanOrEqual(floor.decision)
+      expect(report!.overall.f1).toBeGreaterThanOrEqual(floor.overall)
+    })
+  }
+
+  it('gets the owners of matched actions right', () => {
+    const report = splits.find((entry) => entry.split === 'development')!.report
+    expect(report.ownerAgreement.agreed / report.ownerAgreement.total).toBeGreaterThanOrEqual(0.95)
+  })
+})
