@@ -20,6 +20,7 @@ import { registerRateLimit } from './platform/http/rate-limit.ts'
 import { createMailer, type Mailer } from './platform/mail/mailer.ts'
 import { newId } from './platform/ids.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs/index.ts'
+import { createSpeech, type SpeechSetup } from './platform/speech/engines/index.ts'
 import { createBus } from './platform/realtime/bus.ts'
 import { createEventLog } from './platform/realtime/event-log.ts'
 import { createHub, type Hub } from './platform/realtime/hub.ts'
@@ -30,6 +31,7 @@ import { assetsModule } from './modules/assets/index.ts'
 import { projectsModule } from './modules/projects/index.ts'
 import { sessionsModule } from './modules/sessions/index.ts'
 import { sharesModule } from './modules/shares/index.ts'
+import { transcriptsModule } from './modules/transcripts/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import './platform/http/types.ts'
@@ -50,6 +52,8 @@ export type AppDeps = {
   realtimeHub: Hub
   /** this process's job worker; `serve` and `worker` start it (platform/jobs) */
   jobs: JobRunner
+  /** the speech-to-text engine chosen by config (platform/speech) */
+  speech: SpeechSetup
 }
 
 export type App = FastifyInstance & { deps: AppDeps }
@@ -86,7 +90,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const events = createEventLog(database, bus)
   const realtimeHub = createHub(database, events, bus, app.log)
   const jobs = createJobRunner(() => deps, { database, log: app.log, concurrency: config.jobs.workers, ...config.jobs })
-  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs }
+  const speech = await createSpeech(config.speech)
+  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech }
 
   if (options.migrate ?? true) await migrateToLatest(database, () => migrateAuthTables(authDeps))
 
@@ -98,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.addHook('preClose', () => jobs.stop())
   app.addHook('onClose', async () => {
     await bus.close()
+    await speech.engine?.close?.()
     mailer.close()
     if (!options.database) await database.close()
   })
@@ -120,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectsModule(deps))
   await app.register(sessionsModule(deps))
   await app.register(sharesModule(deps))
+  await app.register(transcriptsModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -54,6 +54,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://localhost:8080',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+    // Tests that need an engine ask for one; the rest must not transcribe their made-up audio.
+    STT_ENGINE: 'client',
     ...env,
   })
 }

@@ -8,6 +8,8 @@ import { isUniqueViolation } from '../../platform/db/dialect.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
 import { sha256Hex } from '../../platform/ids.ts'
+import { enqueue } from '../../platform/jobs/index.ts'
+import { TRANSCRIBE_JOB } from '../transcripts/index.ts'
 import { chunkBytes, parseAudioContentType } from './content-type.ts'
 import { canUploadAudio } from './policy.ts'
 import { presentChunk } from './presenter.ts'
@@ -79,6 +81,8 @@ export async function ingestChunk(deps: AppDeps, actor: Actor, sessionId: string
         byte_size: data.byteLength, sha256: sha256Hex(data), blob_key: blobKey, received_at: nowText,
       })
       if (!inserted) throw DUPLICATE
+      // With a server engine, the new audio is transcribed in the background (one pending job per session).
+      if (deps.speech.engine) await enqueue(trx, TRANSCRIBE_JOB, { sessionId }, { dedupeKey: sessionId })
       if (session.progress_event_at === nowText) await emitSessionUpdated(deps, trx, session)
       return sequence
     })

@@ -10,6 +10,7 @@ import { canEditContent } from '../../platform/auth/policy.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { CLOSE_POLICY, runSocket, SocketError, type ClientMessage } from '../../platform/realtime/socket.ts'
+import { acceptClientSegment, type ClientSegment } from '../transcripts/client.ts'
 import { endSession, findConversationInWorkspace } from './index.ts'
 
 const PRESENCE_STATES = ['active', 'idle', 'away']
@@ -53,6 +54,12 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
       channel: request.query.channel === 'work' ? 'work' : 'all',
       handlers: {
         'session.end': () => endFromSocket(deps, actor, conversation.session_id),
+        'transcript.segment': async (message: ClientMessage) => {
+          if (!actor.membership || !canEditContent(actor.membership)) {
+            throw new SocketError('forbidden', 'Your content permission is view: you cannot add to the transcript.')
+          }
+          await acceptClientSegment(deps, conversation.session_id, (message.data ?? {}) as ClientSegment)
+        },
         'presence.update': async (message: ClientMessage) => {
           const state = (message.data as { state?: unknown } | undefined)?.state
           if (typeof state !== 'string' || !PRESENCE_STATES.includes(state)) {

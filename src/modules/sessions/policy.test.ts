@@ -4,14 +4,15 @@ import { chunkBytes, parseAudioContentType } from './content-type.ts'
 import { canArchive, canMoveSession, canUploadAudio } from './policy.ts'
 
 describe('session states', () => {
-  it('move recording → processing → ready | failed and nowhere else', () => {
+  it('move recording → processing → ready | failed and back from failed to processing (retry), and nowhere else', () => {
     expect(canMoveSession('recording', 'processing')).toBe(true)
     expect(canMoveSession('processing', 'ready')).toBe(true)
     expect(canMoveSession('processing', 'failed')).toBe(true)
     expect(canMoveSession('recording', 'ready')).toBe(false)
     expect(canMoveSession('processing', 'recording')).toBe(false)
     expect(canMoveSession('ready', 'failed')).toBe(false)
-    expect(canMoveSession('failed', 'processing')).toBe(false)
+    expect(canMoveSession('failed', 'processing')).toBe(true)
+    expect(canMoveSession('failed', 'ready')).toBe(false)
   })
 
   it('take audio only from the recording account, and archive only once not recording', () => {

@@ -1,12 +1,12 @@
 // Pure rules of capture sessions: who may feed a session audio, and which state changes exist.
 import type { CaptureSessionState } from '../../platform/db/tables.ts'
 
-/** recording → processing → ready | failed (DESIGN §5); nothing leaves ready or failed. */
+/** recording → processing → ready | failed (DESIGN §5); a failed session may be processed again (retry). */
 const TRANSITIONS: Record<CaptureSessionState, CaptureSessionState[]> = {
   recording: ['processing'],
   processing: ['ready', 'failed'],
   ready: [],
-  failed: [],
+  failed: ['processing'],
 }
 
 export const canMoveSession = (from: CaptureSessionState, to: CaptureSessionState): boolean => TRANSITIONS[from].includes(to)

@@ -17,6 +17,7 @@ export function presentSession(row: SessionRow) {
     chunkCount: Number(row.chunk_count),
     audioBytes: Number(row.audio_bytes),
     ...(row.failure_reason ? { failureReason: row.failure_reason } : {}),
+    transcriptionEngine: row.transcription_engine ?? 'client',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

@@ -7,7 +7,7 @@ import { actorOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import * as schemas from './schemas.ts'
-import { createSession, endSession, getSession, listSessions, updateSession } from './service.ts'
+import { createSession, endSession, getSession, listSessions, retryProcessing, updateSession } from './service.ts'
 
 const tags = [TAGS.sessions]
 const Snapshot = Type.Ref('SessionSnapshot')
@@ -73,4 +73,14 @@ export function sessionRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit' },
   }, (request) => endSession(deps, actorOf(request), request.params.sessionId))
+
+  app.post('/v1/sessions/:sessionId/retry', {
+    schema: {
+      operationId: 'retrySessionProcessing', tags,
+      summary: 'Process a `failed` session again (transcription of what remains, then `ready`): it moves back to `processing`. 409 unless it failed.',
+      params: schemas.SessionParams,
+      response: { 200: Snapshot, ...problems(401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => retryProcessing(deps, actorOf(request), request.params.sessionId))
 }

@@ -22,6 +22,9 @@ export const SessionSnapshot = Type.Object({
   chunkCount: Type.Integer({ description: 'Audio chunks stored so far.' }),
   audioBytes: Type.Integer({ description: 'Bytes of audio stored so far.' }),
   failureReason: Type.Optional(Type.String()),
+  transcriptionEngine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
+    description: 'What turns this session\'s audio into text: a server engine, or `client` (the client pushes `transcript.segment` messages; uploaded audio is stored but not transcribed).',
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'SessionSnapshot' })

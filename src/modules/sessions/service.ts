@@ -51,7 +51,7 @@ export async function createSession(deps: AppDeps, actor: Actor, input: CreateSe
         const now = nowIso()
         const row: Insertable<CaptureSessionTable> = {
           id: newId('ses'), workspace_id: workspaceId, account_id: actor.accountId, conversation_id: newId('cnv'),
-          project_id: input.projectId ?? null, title: title ?? defaultTitle(now), capture_mode: input.captureMode,
+          project_id: input.projectId ?? null, title: title ?? defaultTitle(now), capture_mode: input.captureMode, transcription_engine: deps.speech.mode,
           state: 'recording', failure_reason: null, archived_at: null, started_at: now, ended_at: null,
           chunk_count: 0, audio_bytes: 0, last_sequence: -1, progress_event_at: null, created_at: now, updated_at: now,
         }
@@ -134,6 +134,22 @@ export async function endSession(deps: AppDeps, actor: Actor, sessionId: string)
     await emitSessionUpdated(deps, trx, ended)
     await enqueue(trx, PROCESS_SESSION_JOB, { sessionId }, { dedupeKey: sessionId })
     return ended
+  })
+  return presentSession(row)
+}
+
+/** A failed session back to `processing`, its processing job enqueued again. */
+export async function retryProcessing(deps: AppDeps, actor: Actor, sessionId: string) {
+  const { workspaceId } = membershipOf(actor)
+  const row = await deps.database.db.transaction().execute(async (trx) => {
+    const current = await lockSession(deps, trx, workspaceId, sessionId)
+    if (current.state !== 'failed') {
+      throw new AppError('conflict', `Only a failed session is processed again (this one is ${current.state}).`, { extra: { state: current.state } })
+    }
+    const retried = await repo.updateSession(trx, sessionId, { state: 'processing', failure_reason: null, updated_at: nextUpdatedAt(current.updated_at) })
+    await emitSessionUpdated(deps, trx, retried)
+    await enqueue(trx, PROCESS_SESSION_JOB, { sessionId }, { dedupeKey: sessionId })
+    return retried
   })
   return presentSession(row)
 }

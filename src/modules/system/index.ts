@@ -16,6 +16,11 @@ const Health = Type.Object({
   }),
   mail: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')]),
   blobStore: Type.Union([Type.Literal('fs'), Type.Literal('database')]),
+  speech: Type.Object({
+    engine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
+      description: '`client`: no server engine is available; only client-side segments are accepted.',
+    }),
+  }),
   uptimeSeconds: Type.Number(),
 })
 
@@ -39,6 +44,7 @@ export function systemModule(deps: AppDeps): FastifyPluginAsync {
         database: { dialect: deps.database.dialect, reachable },
         mail: deps.mailer.delivers ? 'smtp' : 'outbox',
         blobStore: deps.blobs.kind,
+        speech: { engine: deps.speech.mode },
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       })
     })

@@ -1,4 +1,16 @@
 // Transcripts: the segments and speakers of capture sessions. Other modules (work objects,
 // extraction, search, summaries, shares) read segments through the functions exported here.
+import type { FastifyPluginAsync } from 'fastify'
+import type { AppDeps } from '../../app.ts'
+import './jobs.ts'
+import { transcriptRoutes } from './routes.ts'
 export { finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'
+export { transcribeSession } from './pipeline.ts'
+export { TRANSCRIBE_JOB } from './jobs.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
+
+export function transcriptsModule(deps: AppDeps): FastifyPluginAsync {
+  return async (app) => {
+    transcriptRoutes(app, deps)
+  }
+}

@@ -200,6 +200,8 @@ export type CaptureSessionTable = {
   audio_bytes: ColumnType<number, number | undefined, number>
   last_sequence: ColumnType<number, number | undefined, number>
   progress_event_at: string | null
+  /** openai | whisper | pocketsphinx | client (added by 0006) */
+  transcription_engine: ColumnType<string | null, string | null | undefined, string | null>
   created_at: string
   updated_at: string
 }
@@ -269,6 +271,21 @@ export type SessionSpeakerTable = {
   updated_at: string
 }
 
+export type TranscriptionStateTable = {
+  session_id: string
+  version: number
+  processed_sequence: number
+  audio_ms: number
+  tail_blob_key: string | null
+  tail_start_ms: number
+  open_segment_id: string | null
+  stream_first_sequence: number | null
+  stream_samples: number
+  engine: string | null
+  last_error: string | null
+  updated_at: string
+}
+
 export type SharePermission = 'read' | 'comment'
 
 export type SessionShareTable = {
@@ -307,6 +324,7 @@ export type Tables = {
   transcript_segments: TranscriptSegmentTable
   session_speakers: SessionSpeakerTable
   session_shares: SessionShareTable
+  transcription_state: TranscriptionStateTable
   auth_user: AuthUserTable
   auth_session: AuthSessionTable
   schema_probe: { id: Generated<number> }

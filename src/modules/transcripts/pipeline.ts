@@ -1,0 +1,153 @@
+// Server-side transcription of a session (DESIGN §6). Each run takes the audio not yet processed
+// (plus the kept tail of the last run), cuts it into utterances by voice activity, gives each a
+// speaker by pitch, transcribes the closed ones as `final` segments and the one still being spoken
+// as a `partial` (the same segment id carries on to its final), and commits segments, speakers,
+// events and its progress in one transaction guarded by the state's version: a crashed or racing
+// run leaves nothing half done, and a repeated run never duplicates a segment.
+import type { AppDeps } from '../../app.ts'
+import { newId, nowIso } from '../../platform/ids.ts'
+import { msOf, pcmSamples, samplesOf } from '../../platform/speech/audio.ts'
+import type { Recognized, SpeechEngine } from '../../platform/speech/engines/index.ts'
+import { medianPitch } from '../../platform/speech/pitch.ts'
+import { assignSpeaker, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
+import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
+import { decodeChunks } from './decode.ts'
+import { presentSegment } from './presenter.ts'
+import * as repo from './repo.ts'
+import { loadState, saveState } from './state.ts'
+
+/** an utterance ending closer than this to the end of the audio may still go on */
+const HANGOVER_MS = 700
+/** an utterance open longer than this is closed where it stands */
+const MAX_OPEN_MS = 30_000
+/** audio kept after the last closed utterance when nothing is open: a word may be starting */
+const KEEP_MS = 1000
+/** an open utterance shorter than this gets no partial yet */
+const MIN_PARTIAL_MS = 1000
+/** an utterance of the new audio starting this close to the kept tail continues the open one */
+const CONTINUES_MS = 600
+const CHUNK_BATCH = 100
+
+export type TranscribeOptions = { final: boolean }
+
+/** Transcribes everything the session has so far; with `final`, also closes what is still open. */
+export async function transcribeSession(deps: AppDeps, sessionId: string, options: TranscribeOptions) {
+  const engine = deps.speech.engine
+  if (!engine) return
+  for (let round = 0; round < 10_000; round += 1) {
+    if (!await transcribeOnce(deps, engine, sessionId, options)) return
+  }
+}
+
+const concat = (parts: Int16Array[]) => {
+  const total = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    total.set(part, offset)
+    offset += part.length
+  }
+  return total
+}
+
+/** One step; true when there may be more to do. */
+async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: string, { final }: TranscribeOptions) {
+  const { db } = deps.database
+  const session = await db.selectFrom('capture_sessions').select(['id', 'workspace_id', 'conversation_id']).where('id', '=', sessionId).executeTakeFirst()
+  if (!session) return false
+  const state = await loadState(db, sessionId)
+  const rows = await db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
+    .where('sequence', '>', state.processed_sequence).orderBy('sequence').limit(CHUNK_BATCH + 1).execute()
+  const chunks = rows.slice(0, CHUNK_BATCH)
+  const lastBatch = rows.length <= CHUNK_BATCH
+  const closing = final && lastBatch
+  if (chunks.length === 0 && !(closing && state.tail_blob_key)) return false
+
+  const decoded = await decodeChunks(deps, sessionId, chunks, { first: state.stream_first_sequence, samples: state.stream_samples })
+  const tailBytes = state.tail_blob_key ? await deps.blobs.get(state.tail_blob_key) : undefined
+  const audio = concat([tailBytes ? pcmSamples(tailBytes) : new Int16Array(0), ...decoded.samples])
+  const baseMs = state.tail_start_ms
+  const newAudioMs = msOf(decoded.samples.reduce((sum, part) => sum + part.length, 0))
+
+  const utterances = await detectUtterances(audio)
+  const closed: Utterance[] = []
+  let open: Utterance | undefined
+  for (const utterance of utterances) {
+    const mayContinue = !closing && utterance.endSample >= audio.length - samplesOf(HANGOVER_MS)
+    if (mayContinue && msOf(utterance.endSample - utterance.startSample) < MAX_OPEN_MS) open = utterance
+    else closed.push(utterance)
+  }
+  const partial = open && msOf(open.endSample - open.startSample) >= MIN_PARTIAL_MS ? open : undefined
+  const spoken = [...closed, ...(partial ? [partial] : [])]
+  const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), { language: deps.config.speech.language })
+
+  // What the next run starts from: the open utterance, or the last moment of audio.
+  let tail: Int16Array | undefined
+  let tailStartSample = audio.length
+  if (open) tailStartSample = open.startSample
+  else if (!closing) tailStartSample = Math.max(closed[closed.length - 1]?.endSample ?? 0, audio.length - samplesOf(KEEP_MS))
+  if (tailStartSample < audio.length) tail = audio.subarray(tailStartSample)
+  const tailKey = tail ? `transcripts/${sessionId}/tail-${newId('seg')}` : null
+  if (tail && tailKey) await deps.blobs.put(tailKey, new Uint8Array(tail.buffer, tail.byteOffset, tail.byteLength))
+
+  const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({ speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz }))
+  const now = nowIso()
+  const committed = await db.transaction().execute(async (trx) => {
+    const saved = await saveState(trx, state, {
+      processed_sequence: chunks.length ? Number(chunks[chunks.length - 1]!.sequence) : state.processed_sequence,
+      audio_ms: state.audio_ms + newAudioMs,
+      tail_blob_key: tailKey,
+      tail_start_ms: baseMs + msOf(tailStartSample),
+      open_segment_id: null,
+      stream_first_sequence: decoded.streamFirstSequence,
+      stream_samples: decoded.streamSamples,
+      engine: engine.name,
+      last_error: decoded.errors.length ? decoded.errors.join('; ').slice(0, 2000) : state.last_error,
+      updated_at: now,
+    })
+    if (!saved) return false
+    let openId: string | null = null
+    for (const [index, utterance] of spoken.entries()) {
+      const result = recognized[index]!
+      const isPartial = utterance === partial
+      // The first utterance of this run continues the one left open by the last run.
+      const continues = state.open_segment_id !== null && index === 0 && utterance.startSample < samplesOf(CONTINUES_MS)
+      const id = continues ? state.open_segment_id! : newId('seg')
+      if (isPartial) openId = id
+      if (!result.text) {
+        if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', id).execute()
+        continue
+      }
+      const speaker = assignSpeaker(known, medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
+      if (speaker.isNew) {
+        known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
+        await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
+        await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
+      }
+      const startMs = baseMs + msOf(utterance.startSample)
+      const row = {
+        id, session_id: sessionId, workspace_id: session.workspace_id, start_ms: startMs, end_ms: baseMs + msOf(utterance.endSample),
+        speaker_id: speaker.speakerId, text: result.text, status: isPartial ? 'partial' as const : 'final' as const, source: 'server' as const,
+        engine: engine.name, language: result.language ?? deps.config.speech.language, confidence: result.confidence ?? null,
+        words: result.words ? JSON.stringify(result.words.map((word) => ({ ...word, startMs: word.startMs + startMs, endMs: word.endMs + startMs }))) : null,
+        created_at: now, updated_at: now,
+      }
+      if (continues) {
+        const { id: _id, created_at: _created, ...changes } = row
+        await repo.updateSegment(trx, id, changes)
+      } else {
+        await repo.insertSegment(trx, row)
+      }
+      await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
+        ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speaker.speakerId),
+      })
+    }
+    if (openId) await trx.updateTable('transcription_state').set({ open_segment_id: openId }).where('session_id', '=', sessionId).execute()
+    return true
+  })
+  if (!committed) {
+    if (tailKey) await deps.blobs.delete(tailKey).catch(() => {})
+    return true
+  }
+  if (state.tail_blob_key) await deps.blobs.delete(state.tail_blob_key).catch(() => {})
+  return chunks.length > 0 && !lastBatch
+}

@@ -1,0 +1,51 @@
+// Choosing the engine (DESIGN §6). `auto` takes the first that is available: an OpenAI-compatible
+// URL, a whisper model, the pocketsphinx binary; with none, the server accepts client-side
+// segments only and says so (GET /healthz, the session snapshot).
+import { spawnSync } from 'node:child_process'
+import type { SpeechConfig } from '../../../config.ts'
+import { openaiEngine } from './openai.ts'
+import { pocketsphinxEngine } from './pocketsphinx.ts'
+import type { SpeechEngine } from './types.ts'
+import { whisperEngine } from './whisper.ts'
+
+export type { Recognized, RecognizedWord, SpeechEngine } from './types.ts'
+export { SpeechEngineError } from './types.ts'
+
+export type SpeechSetup = {
+  /** what transcribes uploaded audio; undefined: client-side recognition only */
+  engine: SpeechEngine | undefined
+  /** the engine's name, or 'client' */
+  mode: 'openai' | 'whisper' | 'pocketsphinx' | 'client'
+}
+
+export function binaryAvailable(bin: string): boolean {
+  const probe = spawnSync(bin, ['-h'], { stdio: 'ignore', timeout: 5000 })
+  return !probe.error
+}
+
+export async function createSpeech(config: SpeechConfig): Promise<SpeechSetup> {
+  const choose = async (name: SpeechConfig['engine']): Promise<SpeechSetup | undefined> => {
+    switch (name) {
+      case 'openai':
+        return config.openai ? { engine: openaiEngine(config.openai), mode: 'openai' } : undefined
+      case 'whisper':
+        return config.whisperModelPath ? { engine: await whisperEngine(config.whisperModelPath), mode: 'whisper' } : undefined
+      case 'pocketsphinx':
+        return binaryAvailable(config.pocketsphinxBin) ? { engine: pocketsphinxEngine(config.pocketsphinxBin), mode: 'pocketsphinx' } : undefined
+      case 'client':
+        return { engine: undefined, mode: 'client' }
+      default:
+        return undefined
+    }
+  }
+  if (config.engine !== 'auto') {
+    const chosen = await choose(config.engine)
+    if (!chosen) throw new Error(`STT_ENGINE=${config.engine}: ${config.pocketsphinxBin} was not found (install Debian's pocketsphinx and pocketsphinx-en-us)`)
+    return chosen
+  }
+  for (const name of ['openai', 'whisper', 'pocketsphinx'] as const) {
+    const chosen = await choose(name)
+    if (chosen) return chosen
+  }
+  return { engine: undefined, mode: 'client' }
+}

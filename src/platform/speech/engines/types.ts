@@ -1,0 +1,23 @@
+// The speech engine contract (DESIGN §6): 16 kHz mono utterances in, text (and word timings when
+// the engine has them) out, one result per utterance in the same order.
+export type RecognizedWord = { word: string; startMs: number; endMs: number; confidence?: number }
+
+export type Recognized = {
+  text: string
+  /** times relative to the start of the utterance */
+  words?: RecognizedWord[]
+  confidence?: number
+  language?: string
+}
+
+export type SpeechEngine = {
+  name: 'openai' | 'whisper' | 'pocketsphinx'
+  transcribe(utterances: Int16Array[], options: { language: string }): Promise<Recognized[]>
+  close?(): Promise<void>
+}
+
+export class SpeechEngineError extends Error {
+  override name = 'SpeechEngineError'
+}
+
+export const joinWords = (words: RecognizedWord[]) => words.map((word) => word.word).join(' ')
