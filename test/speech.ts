@@ -38,7 +38,7 @@ export function synthesizeMeeting(turns: Turn[], gapMs = 1200): { pcm: Buffer; t
 
 /** The PCM as a WAV, WebM/Opus or Ogg/Opus file, encoded by ffmpeg. */
 export function encode(pcm: Buffer, format: 'wav' | 'webm' | 'ogg'): Buffer {
-  const codec = format === 'wav' ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'libopus', '-b:a', '32k']
+  const codec = format === 'wav' ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'libopus', '-b:a', '64k']
   return execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', 'pipe:0', ...codec, '-f', format, 'pipe:1'], { input: pcm, maxBuffer: 64 * 1024 * 1024 })
 }
 

@@ -9,7 +9,7 @@ import { freePort } from './server.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const NODE_24 = Number(process.versions.node.split('.')[0]) >= 24 ? process.execPath : path.join(ROOT, 'node_modules/.bin/node')
-const CONFIG_NAMES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATABASE_URL|DATA_DIR|BLOB_|AUTH_SECRET|SMTP_URL|MAIL_FROM|GITHUB_|GOOGLE_|OIDC_|TRUSTED_ORIGINS|APP_SCHEME|LOG_LEVEL|RATE_LIMIT_|SHUTDOWN_TIMEOUT_MS|ASSET_TOKEN_TTL_SECONDS|WORKERS|JOB_)/
+const CONFIG_NAMES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATABASE_URL|DATA_DIR|BLOB_|AUTH_SECRET|SMTP_URL|MAIL_FROM|GITHUB_|GOOGLE_|OIDC_|TRUSTED_ORIGINS|APP_SCHEME|LOG_LEVEL|RATE_LIMIT_|SHUTDOWN_TIMEOUT_MS|ASSET_TOKEN_TTL_SECONDS|WORKERS|JOB_|STT_|WHISPER_|POCKETSPHINX_|FFMPEG_)/
 
 export type Node = {
   command: 'serve' | 'worker'
@@ -41,7 +41,7 @@ export async function startNode(options: NodeOptions): Promise<Node> {
       DATABASE_URL: options.databaseUrl, DATA_DIR: options.dataDir, AUTH_SECRET: TEST_SECRET,
       // a worker says it started at info level; servers are quiet unless something goes wrong
       LOG_LEVEL: command === 'worker' ? 'info' : 'warn',
-      RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', ...options.env,
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', STT_ENGINE: 'client', ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -149,5 +149,6 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
     return true
   }
   if (state.tail_blob_key) await deps.blobs.delete(state.tail_blob_key).catch(() => {})
-  return chunks.length > 0 && !lastBatch
+  // Chunks may have arrived meanwhile (their job was deduplicated against this one): look again.
+  return chunks.length > 0
 }

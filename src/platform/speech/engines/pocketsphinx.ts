@@ -28,7 +28,9 @@ export function pocketsphinxEngine(bin: string): SpeechEngine {
       const file = path.join(tmpdir(), `confer-ps-${randomBytes(8).toString('hex')}.wav`)
       await writeFile(file, wavFile(joined))
       try {
-        const output = await run(bin, ['-infile', file, '-time', 'yes', '-logfn', '/dev/null'])
+        // Its noise estimate adapts across the whole file: one voice's level would distort the next
+        // speaker's utterances. Confer's VAD already cut the silence away, so it is turned off.
+        const output = await run(bin, ['-infile', file, '-time', 'yes', '-remove_noise', 'no', '-logfn', '/dev/null'])
         return assign(parseWords(output), utterances, offsets)
       } finally {
         await rm(file, { force: true })

@@ -1,0 +1,75 @@
+// The real server process transcribes a two-speaker meeting synthesized with flite: WebM/Opus
+// chunks of three seconds are uploaded over HTTP while a WebSocket watches the conversation; the
+// session ends; the stored transcript has the words (≤ 30 % word error rate), two distinct
+// speakers and turn start times within 0.5 s, and the socket saw partials become finals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encode, hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, wordErrorRate } from '../speech.ts'
+import { connectSocket } from '../ws-client.ts'
+import { signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from './server.ts'
+
+const MEETING = [
+  { voice: 'rms' as const, text: 'The new version is ready and the tests are passing.' },
+  { voice: 'slt' as const, text: 'Good morning everyone. Let us look at the plan for this week.' },
+  { voice: 'rms' as const, text: 'I will send the report to the team by Friday.' },
+  { voice: 'slt' as const, text: 'Thank you. We will ship it next week.' },
+]
+
+describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg))('transcription through the real server', () => {
+  let mail: MailCatcher
+  let server: RunningServer
+  beforeAll(async () => {
+    mail = await startMailCatcher()
+    server = await startServer('sqlite', { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await mail?.close()
+  })
+
+  it('turns WebM/Opus chunks into a two-speaker transcript with live partials and finals', async () => {
+    const cookie = await signInOverHttp(server, mail, 'speaker@example.com')
+    const headers = { 'content-type': 'application/json', cookie, origin: server.baseUrl }
+    expect((await fetch(`${server.baseUrl}/v1/account/bootstrap`, { method: 'POST', headers, body: '{}' })).status).toBe(200)
+    const created = await fetch(`${server.baseUrl}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ captureMode: 'microphone' }) })
+    const session = await created.json() as { id: string; websocketURL: string; transcriptionEngine: string }
+    expect(session.transcriptionEngine).toBe('pocketsphinx')
+    const socket = connectSocket(session.websocketURL, { cookie })
+    await socket.waitFor((message) => message.type === 'hello')
+
+    // A browser's MediaRecorder: one WebM stream, cut into pieces; only the first has the header.
+    const { pcm, turns } = synthesizeMeeting(MEETING)
+    const webm = encode(pcm, 'webm')
+    const piece = Math.ceil(webm.length / Math.ceil(pcm.length / 96_000))
+    for (let offset = 0, index = 0; offset < webm.length; offset += piece, index += 1) {
+      const response = await fetch(`${server.baseUrl}/v1/sessions/${session.id}/audio`, {
+        method: 'POST', headers: { cookie, 'content-type': 'audio/webm;codecs=opus', 'x-service-chunk-id': `webm-${index}` }, body: webm.subarray(offset, offset + piece),
+      })
+      expect(response.status).toBe(200)
+    }
+    await socket.waitFor((message) => message.type === 'transcript.final', 60_000).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\nserver output:\n${server.output()}`)
+    })
+    expect((await fetch(`${server.baseUrl}/v1/sessions/${session.id}/end`, { method: 'POST', headers: { cookie } })).status).toBe(200)
+    await socket.waitFor((message) => message.type === 'session.updated' && (message.data as { state: string }).state === 'ready', 60_000)
+
+    const transcript = await (await fetch(`${server.baseUrl}/v1/sessions/${session.id}/transcript?limit=200`, { headers: { cookie } })).json() as {
+      segments: { id: string; text: string; speakerId: string; startMs: number; status: string }[]
+    }
+    const text = transcript.segments.map((segment) => segment.text).join(' ')
+    const wer = wordErrorRate(MEETING.map((turn) => turn.text).join(' '), text)
+    console.log(`e2e WER ${(wer * 100).toFixed(1)} %: ${text}`)
+    expect(wer).toBeLessThanOrEqual(0.3)
+    expect(transcript.segments).toHaveLength(turns.length)
+    const speakers = transcript.segments.map((segment) => segment.speakerId)
+    expect(new Set(speakers).size).toBe(2)
+    expect([speakers[0] === speakers[2], speakers[1] === speakers[3], speakers[0] !== speakers[1]]).toEqual([true, true, true])
+    transcript.segments.forEach((segment, index) => expect(Math.abs(segment.startMs - turns[index]!.startMs)).toBeLessThanOrEqual(500))
+
+    const finals = socket.messages.filter((message) => message.type === 'transcript.final').map((message) => (message.data as { id: string }).id)
+    expect(new Set(finals)).toEqual(new Set(transcript.segments.map((segment) => segment.id)))
+    for (const message of socket.messages.filter((candidate) => candidate.type === 'transcript.partial')) {
+      expect(finals).toContain((message.data as { id: string }).id)
+    }
+    await socket.close()
+  }, 180_000)
+})
