@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
+import { benchTranscription } from './transcription.ts'
 import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
 
@@ -176,3 +177,6 @@ else console.log('PostgreSQL: skipped (set TEST_DATABASE_URL to include it)')
 
 // Extraction (no server): the extractive engine over a one-hour transcript; goal ≤ 1 s.
 if (want('extraction')) console.log(formatExtractionBench(benchExtraction()))
+
+// Transcription (no server): VAD, pitch and pocketsphinx over a one-minute meeting.
+if (want('transcription')) console.log(await benchTranscription())
