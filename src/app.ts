@@ -32,6 +32,7 @@ import { projectsModule } from './modules/projects/index.ts'
 import { sessionsModule } from './modules/sessions/index.ts'
 import { sharesModule } from './modules/shares/index.ts'
 import { transcriptsModule } from './modules/transcripts/index.ts'
+import { searchModule } from './modules/search/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import './platform/http/types.ts'
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(sessionsModule(deps))
   await app.register(sharesModule(deps))
   await app.register(transcriptsModule(deps))
+  await app.register(searchModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

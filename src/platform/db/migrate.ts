@@ -9,6 +9,7 @@ import { capture } from './migrations/0003_capture.ts'
 import { realtime } from './migrations/0004_realtime.ts'
 import { transcripts } from './migrations/0005_transcripts.ts'
 import { transcription } from './migrations/0006_transcription.ts'
+import { search } from './migrations/0007_search.ts'
 import { shares } from './migrations/0009_shares.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0004_realtime': realtime,
   '0005_transcripts': transcripts,
   '0006_transcription': transcription,
+  '0007_search': search,
   '0009_shares': shares,
 }
 

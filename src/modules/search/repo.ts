@@ -1,0 +1,45 @@
+// Candidate segments and titles for a search, ranked by the database: bm25 over the FTS5 trigram
+// index (SQLite) or ts_rank over the full-text index with substring matches (PostgreSQL).
+import { sql } from 'kysely'
+import type { Database } from '../../platform/db/index.ts'
+import { ftsExpression, likePattern, type Terms } from './query.ts'
+
+export type SegmentHit = { id: string; session_id: string; text: string; score: number }
+
+const CANDIDATES = 300
+
+export async function segmentHits(database: Database, workspaceId: string, terms: Terms): Promise<SegmentHit[]> {
+  const { db } = database
+  if (database.dialect === 'sqlite') {
+    if (terms.long.length > 0) {
+      const short = terms.short.map((term) => sql`and lower(s.text) like ${likePattern(term)} escape '\\'`)
+      const { rows } = await sql<SegmentHit>`
+        select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
+        from transcript_fts join transcript_segments s on s.rowid = transcript_fts.rowid
+        where transcript_fts match ${ftsExpression(terms.long)} and s.workspace_id = ${workspaceId} ${sql.join(short, sql` `)}
+        order by bm25(transcript_fts) limit ${CANDIDATES}`.execute(db)
+      return rows.map((row) => ({ ...row, score: Number(row.score) }))
+    }
+    let query = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
+    for (const term of terms.short) query = query.where(sql<boolean>`lower(s.text) like ${likePattern(term)} escape '\\'`)
+    return (await query.orderBy('s.start_ms').limit(CANDIDATES).execute()).map((row) => ({ ...row, score: 1 }))
+  }
+  const words = terms.all.join(' ')
+  const tsquery = sql`plainto_tsquery('simple', ${words})`
+  let query = db.selectFrom('transcript_segments as s')
+    .select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')])
+    .where('s.workspace_id', '=', workspaceId)
+  // Whole words through the full-text index, or substrings (Chinese, word parts) through pg_trgm.
+  query = query.where((eb) => eb.or([
+    sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`,
+    eb.and(terms.all.map((term) => sql<boolean>`s.text ilike ${likePattern(term)}`)),
+  ]))
+  return (await query.orderBy('score', 'desc').limit(CANDIDATES).execute()).map((row) => ({ ...row, score: Number(row.score) }))
+}
+
+/** Sessions of the workspace whose title holds every term. */
+export async function titleHits(database: Database, workspaceId: string, terms: Terms) {
+  let query = database.db.selectFrom('capture_sessions').select(['id', 'title']).where('workspace_id', '=', workspaceId)
+  for (const term of terms.all) query = query.where(sql<boolean>`lower(title) like ${likePattern(term)} escape '\\'`)
+  return query.limit(CANDIDATES).execute()
+}

@@ -1,0 +1,60 @@
+// GET /v1/search/sessions: the workspace's sessions whose title or transcript holds every term of
+// the query, best first, each with a highlighted snippet of its best-matching segment.
+import type { AppDeps } from '../../app.ts'
+import type { Membership } from '../../platform/auth/actor.ts'
+import { presentSession, type SessionSnapshot } from '../sessions/index.ts'
+import { parseTerms, snippet } from './query.ts'
+import { segmentHits, titleHits } from './repo.ts'
+
+export type SearchInput = { q: string; limit?: number; archived?: boolean }
+
+type Hit = { sessionId: string; score: number; segmentId?: string; text: string; matchedIn: 'title' | 'transcript' }
+
+/** A title match outranks a transcript match of the same session; more matching segments rank higher. */
+const TITLE_BONUS = 5
+
+export async function searchSessions(deps: AppDeps, membership: Membership, input: SearchInput) {
+  const terms = parseTerms(input.q)
+  const limit = input.limit ?? 20
+  if (terms.all.length === 0) return { query: input.q, sessions: [] }
+  const [segments, titles] = await Promise.all([
+    segmentHits(deps.database, membership.workspaceId, terms),
+    titleHits(deps.database, membership.workspaceId, terms),
+  ])
+  const hits = new Map<string, Hit & { count: number }>()
+  for (const segment of segments) {
+    const hit = hits.get(segment.session_id)
+    if (!hit) hits.set(segment.session_id, { sessionId: segment.session_id, score: segment.score, segmentId: segment.id, text: segment.text, matchedIn: 'transcript', count: 1 })
+    else hit.count += 1
+  }
+  for (const title of titles) {
+    const hit = hits.get(title.id)
+    if (hit) {
+      hit.score += TITLE_BONUS
+      hit.matchedIn = 'title'
+    } else {
+      hits.set(title.id, { sessionId: title.id, score: TITLE_BONUS, text: title.title, matchedIn: 'title', count: 0 })
+    }
+  }
+  const ranked = [...hits.values()].map((hit) => ({ ...hit, score: hit.score + Math.log1p(hit.count) })).sort((a, b) => b.score - a.score)
+  if (ranked.length === 0) return { query: input.q, sessions: [] }
+  const rows = await deps.database.db.selectFrom('capture_sessions').selectAll()
+    .where('workspace_id', '=', membership.workspaceId).where('id', 'in', ranked.map((hit) => hit.sessionId))
+    .where('archived_at', input.archived ? 'is not' : 'is', null).execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  const sessions: (SessionSnapshot & { search: { score: number; matchedIn: 'title' | 'transcript'; snippet: string; segmentId?: string } })[] = []
+  for (const hit of ranked) {
+    const row = byId.get(hit.sessionId)
+    if (!row) continue
+    const best = hit.matchedIn === 'title' && hit.segmentId === undefined ? row.title : hit.text
+    sessions.push({
+      ...presentSession({ ...row, chunk_count: Number(row.chunk_count), audio_bytes: Number(row.audio_bytes), last_sequence: Number(row.last_sequence) }),
+      search: {
+        score: Number(hit.score.toFixed(4)), matchedIn: hit.matchedIn, snippet: snippet(best, terms.all),
+        ...(hit.segmentId ? { segmentId: hit.segmentId } : {}),
+      },
+    })
+    if (sessions.length === limit) break
+  }
+  return { query: input.q, sessions }
+}
