@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './platform/mail/mailer.ts'
 import { newId } from './platform/ids.ts'
 import { createJobRunner, type JobRunner } from './platform/jobs/index.ts'
 import { createSpeech, type SpeechSetup } from './platform/speech/engines/index.ts'
+import { createChatClient, type ChatClient } from './platform/llm/chat.ts'
 import { createBus } from './platform/realtime/bus.ts'
 import { createEventLog } from './platform/realtime/event-log.ts'
 import { createHub, type Hub } from './platform/realtime/hub.ts'
@@ -33,6 +34,7 @@ import { sessionsModule } from './modules/sessions/index.ts'
 import { sharesModule } from './modules/shares/index.ts'
 import { transcriptsModule } from './modules/transcripts/index.ts'
 import { searchModule } from './modules/search/index.ts'
+import { answersModule } from './modules/answers/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import './platform/http/types.ts'
@@ -55,6 +57,8 @@ export type AppDeps = {
   jobs: JobRunner
   /** the speech-to-text engine chosen by config (platform/speech) */
   speech: SpeechSetup
+  /** an OpenAI-compatible chat model for grounded-ai answers, when LLM_BASE_URL is set */
+  llm: ChatClient | undefined
 }
 
 export type App = FastifyInstance & { deps: AppDeps }
@@ -92,7 +96,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const realtimeHub = createHub(database, events, bus, app.log)
   const jobs = createJobRunner(() => deps, { database, log: app.log, concurrency: config.jobs.workers, ...config.jobs })
   const speech = await createSpeech(config.speech)
-  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech }
+  const llm = config.llm ? createChatClient(config.llm) : undefined
+  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech, llm }
 
   if (options.migrate ?? true) await migrateToLatest(database, () => migrateAuthTables(authDeps))
 
@@ -129,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(sharesModule(deps))
   await app.register(transcriptsModule(deps))
   await app.register(searchModule(deps))
+  await app.register(answersModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

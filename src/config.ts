@@ -41,6 +41,8 @@ export type Config = {
   jobs: { workers: number; pollIntervalMs: number; visibilityTimeoutMs: number }
   /** speech-to-text (DESIGN §6): which engine, and what each engine needs */
   speech: SpeechConfig
+  /** an OpenAI-compatible chat endpoint for grounded-ai answers; absent: extractive only */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined
 }
 
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
@@ -114,6 +116,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (speech.engine === 'openai' && !speech.openai) problems.push('STT_OPENAI_URL: required when STT_ENGINE is openai')
   if (speech.engine === 'whisper' && !speech.whisperModelPath) problems.push('WHISPER_MODEL_PATH: required when STT_ENGINE is whisper')
 
+  const llmUrl = read('LLM_BASE_URL', (raw) => httpUrl(raw).href.replace(/\/+$/, ''), undefined)
+  const llm = llmUrl ? {
+    baseUrl: llmUrl, apiKey: read('LLM_API_KEY', (raw) => raw, undefined), model: read('LLM_MODEL', (raw) => raw, 'gpt-4o-mini'),
+    timeoutMs: read('LLM_TIMEOUT_MS', integer(1000, 600_000), 30_000),
+  } : undefined
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -124,7 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm,
   }
 }
 

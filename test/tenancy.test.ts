@@ -14,6 +14,7 @@ import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify'
 import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
+import { seedSegments } from '../src/modules/transcripts/testing.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
 import { eachDatabase, type Harness, type Member } from './harness.ts'
@@ -143,6 +144,14 @@ const SAMPLES: Record<string, () => Sample> = {
   'PUT /v1/account/avatar': () => ({ payload: pngImage(), headers: { 'content-type': 'image/png' } }),
 }
 
+/** Requests that need data of their own in the filled-in resources (e.g. a transcript segment). */
+const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
+  'POST /v1/sessions/:sessionId/transcript-summary': async ({ h, values }) => {
+    const [segmentId] = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
+    return { payload: { segmentId, itemText: 'Ship the release', locale: 'en' } }
+  },
+}
+
 type JsonSchema = {
   type?: string; const?: unknown; enum?: unknown[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; $ref?: string
   properties?: Record<string, JsonSchema>; required?: string[]; minProperties?: number
@@ -235,6 +244,7 @@ const VIEW_MEMBER_WRITES: Record<string, string> = {
   'PATCH /v1/collaboration/notifications': 'the read state of the caller\'s own notifications',
   'PUT /v1/projects/:projectId/membership': 'the caller\'s own project roles, which grant nothing',
   'DELETE /v1/projects/:projectId/membership': 'the caller leaving a project',
+  'POST /v1/sessions/:sessionId/transcript-summary': 'reads the transcript and stores nothing',
 }
 
 // ---- the suite ------------------------------------------------------------------------------
@@ -284,18 +294,19 @@ eachDatabase('tenant isolation', (h) => {
     expect(targets.length).toBeGreaterThan(5)
     for (const route of targets) {
       // Fresh resources per route: the owner's control call below may change or delete them.
-      const { url } = await fill(route, { h, owner }, routes)
+      const { url, values } = await fill(route, { h, owner }, routes)
       if (isSocket(route)) {
         expect(await socketOutcome(h.app, url, stranger.cookie!), `${route.name} for a stranger`).toBe(1008)
         expect(await socketOutcome(h.app, url, owner.cookie!), `${route.name} for the owner`).toBe('open')
         continue
       }
-      const sample = sampleRequest(route)
+      const prepare = PREPARED[route.name]
+      const sample = prepare ? await prepare({ h, owner, values }) : sampleRequest(route)
       const foreign = await call(stranger, route, url, sample)
       expect(foreign.statusCode, `${route.name} for a stranger: ${foreign.body}`).toBe(404)
       expect(foreign.json().code, route.name).toBe('not_found')
       // The same request from the owner gets through, so the 404 above was about the workspace.
-      const control = await call(owner, route, url, sampleRequest(route))
+      const control = await call(owner, route, url, prepare ? sample : sampleRequest(route))
       expect([400, 404], `${route.name} for the owner: ${control.body}`).not.toContain(control.statusCode)
       expect(control.statusCode, `${route.name} for the owner: ${control.body}`).toBeLessThan(500)
     }
@@ -322,8 +333,9 @@ eachDatabase('tenant isolation', (h) => {
     expect(stale, 'VIEW_MEMBER_WRITES entries that are no longer open routes').toEqual([])
     // Where the workspace guard decides (access 'view'), the view member really gets through.
     for (const route of open.filter((candidate) => accessOf(candidate) === 'view')) {
-      const { url } = await fill(route, { h, owner }, routes, shared)
-      const response = await call(viewer, route, url, sampleRequest(route))
+      const { url, values } = await fill(route, { h, owner }, routes, shared)
+      const sample = PREPARED[route.name] ? await PREPARED[route.name]!({ h, owner, values }) : sampleRequest(route)
+      const response = await call(viewer, route, url, sample)
       expect(response.statusCode, `${route.name}: ${response.body}`).toBe(200)
     }
   })
