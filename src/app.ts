@@ -32,6 +32,7 @@ import { sessionsModule } from './modules/sessions/index.ts'
 import { sharesModule } from './modules/shares/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
+import { workModule } from './modules/work/index.ts'
 import './platform/http/types.ts'
 
 export const JSON_BODY_LIMIT = 1024 * 1024
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectsModule(deps))
   await app.register(sessionsModule(deps))
   await app.register(sharesModule(deps))
+  await app.register(workModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

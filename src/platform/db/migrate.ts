@@ -8,6 +8,7 @@ import { workspace } from './migrations/0002_workspace.ts'
 import { capture } from './migrations/0003_capture.ts'
 import { realtime } from './migrations/0004_realtime.ts'
 import { transcripts } from './migrations/0005_transcripts.ts'
+import { work } from './migrations/0008_work.ts'
 import { shares } from './migrations/0009_shares.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0003_capture': capture,
   '0004_realtime': realtime,
   '0005_transcripts': transcripts,
+  '0008_work': work,
   '0009_shares': shares,
 }
 
