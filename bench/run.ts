@@ -9,6 +9,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
 import { startProcess } from './servers.ts'
+import { benchWork } from './work.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -153,6 +154,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
     if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
+    if (want('work')) await benchWork(label, server.url, await signIn(server.url, outbox.read), load, (name, figures) => console.log(row(name, figures as Figures, baseline)))
   } finally {
     await outbox.close()
     await server.stop()
