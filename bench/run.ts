@@ -12,6 +12,7 @@ import { benchTranscription } from './transcription.ts'
 import { benchSearch, seedSearch } from './search.ts'
 import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
+import { benchWork } from './work.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -164,6 +165,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
       console.log(`seeded ${rows} transcript segments in ${((performance.now() - started) / 1000).toFixed(0)} s (${label})`)
       for (const line of await benchSearch(server.url, searcher, label)) console.log(line)
     }
+    if (want('work')) await benchWork(label, server.url, await signIn(server.url, outbox.read), load, (name, figures) => console.log(row(name, figures as Figures, baseline)))
   } finally {
     await outbox.close()
     await server.stop()

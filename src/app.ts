@@ -37,6 +37,7 @@ import { searchModule } from './modules/search/index.ts'
 import { answersModule } from './modules/answers/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
+import { workModule } from './modules/work/index.ts'
 import './platform/http/types.ts'
 
 export const JSON_BODY_LIMIT = 1024 * 1024
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(transcriptsModule(deps))
   await app.register(searchModule(deps))
   await app.register(answersModule(deps))
+  await app.register(workModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

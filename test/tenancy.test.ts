@@ -78,6 +78,12 @@ const audioChunk = () => ({
   headers: { 'content-type': 'audio/pcm;rate=16000', 'x-service-chunk-id': `tenancy-${process.pid}-${(chunks += 1)}` },
 })
 
+/** A work object of the owner's workspace (in the session of `values` when one was made for the route). */
+async function workObject(owner: Member, values: Record<string, string>) {
+  const sessionId = values.sessionId ?? (await recordingSession(owner)).id
+  return json(await owner.post(`/v1/sessions/${sessionId}/workobjects`, { kind: 'action', title: 'Tenancy work' }), 'capturing a work object')
+}
+
 const PARAMETERS: Record<string, Parameter> = {
   projectId: { scope: 'workspace', create: async ({ owner }) => json(await owner.post('/v1/projects', { name: 'Tenancy' }), 'creating a project').id },
   accountId: { scope: 'workspace', create: async ({ h, owner }) => (await inviteAndJoin(h, owner)).accountId },
@@ -91,6 +97,25 @@ const PARAMETERS: Record<string, Parameter> = {
       const chunk = audioChunk()
       json(await owner.request('POST', `/v1/sessions/${sessionId}/audio`, chunk), 'uploading a chunk')
       return chunk.headers['x-service-chunk-id']
+    },
+  },
+  workObjectId: {
+    scope: 'workspace',
+    create: async ({ owner, values }) => (await workObject(owner, values)).id,
+  },
+  workSetId: {
+    scope: 'workspace',
+    create: async ({ owner, values }) => (await workObject(owner, values)).workSetId,
+  },
+  reviewId: {
+    scope: 'workspace',
+    create: async ({ owner, values }) => (await workObject(owner, values)).reviewId,
+  },
+  commentId: {
+    scope: 'workspace',
+    async create({ owner, values }) {
+      const workObjectId = values.workObjectId ?? (await workObject(owner, values)).id
+      return json(await owner.post(`/v1/workobjects/${workObjectId}/comments`, { body: 'Tenancy comment' }), 'commenting').id
     },
   },
   invitationToken: {
@@ -245,6 +270,15 @@ const VIEW_MEMBER_WRITES: Record<string, string> = {
   'PUT /v1/projects/:projectId/membership': 'the caller\'s own project roles, which grant nothing',
   'DELETE /v1/projects/:projectId/membership': 'the caller leaving a project',
   'POST /v1/sessions/:sessionId/transcript-summary': 'reads the transcript and stores nothing',
+  'POST /v1/workobjects/:workObjectId/comments': 'view members may comment (interface §2, content permission)',
+  'PATCH /v1/workobjects/:workObjectId/comments/:commentId': 'the author edits their own comment',
+  'DELETE /v1/workobjects/:workObjectId/comments/:commentId': 'the author (or a manager) deletes a comment',
+}
+
+/** Open routes that only the author of the resource may use: the view member is refused by the route itself (403). */
+const AUTHOR_ONLY: Record<string, string> = {
+  'PATCH /v1/workobjects/:workObjectId/comments/:commentId': 'the factory\'s comment is the owner\'s',
+  'DELETE /v1/workobjects/:workObjectId/comments/:commentId': 'the factory\'s comment is the owner\'s',
 }
 
 // ---- the suite ------------------------------------------------------------------------------
@@ -336,7 +370,7 @@ eachDatabase('tenant isolation', (h) => {
       const { url, values } = await fill(route, { h, owner }, routes, shared)
       const sample = PREPARED[route.name] ? await PREPARED[route.name]!({ h, owner, values }) : sampleRequest(route)
       const response = await call(viewer, route, url, sample)
-      expect(response.statusCode, `${route.name}: ${response.body}`).toBe(200)
+      expect(response.statusCode, `${route.name}: ${response.body}`).toBe(AUTHOR_ONLY[route.name] ? 403 : 200)
     }
   })
 }, { setup: takeRoutes })

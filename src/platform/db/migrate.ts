@@ -10,6 +10,7 @@ import { realtime } from './migrations/0004_realtime.ts'
 import { transcripts } from './migrations/0005_transcripts.ts'
 import { transcription } from './migrations/0006_transcription.ts'
 import { search } from './migrations/0007_search.ts'
+import { work } from './migrations/0008_work.ts'
 import { shares } from './migrations/0009_shares.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0005_transcripts': transcripts,
   '0006_transcription': transcription,
   '0007_search': search,
+  '0008_work': work,
   '0009_shares': shares,
 }
 

@@ -301,6 +301,118 @@ export type SessionShareTable = {
   updated_at: string
 }
 
+export type WorkKind = 'outcome' | 'decision' | 'action' | 'question' | 'reference'
+export type WorkStage = 'captured' | 'structured' | 'executing' | 'ready-for-review' | 'accepted'
+export type ResponsibilityState = 'todo' | 'in-progress' | 'blocked' | 'done'
+export type ProposalState = 'pending' | 'accepted' | 'rejected' | 'superseded'
+export type ReviewTaskState = 'open' | 'requested' | 'approved' | 'changes-requested' | 'returned' | 'taken-over'
+export type TakeoverState = 'pending' | 'ready' | 'failed' | 'empty'
+
+export type WorkSetTable = {
+  id: string
+  workspace_id: string
+  session_id: string
+  conversation_id: string
+  revision: number
+  takeover_state: TakeoverState | null
+  needs_rebuild: number
+  created_at: string
+  updated_at: string
+}
+
+export type WorkObjectTable = {
+  id: string
+  workspace_id: string
+  work_set_id: string
+  session_id: string
+  conversation_id: string
+  kind: WorkKind
+  family: string
+  semantic_type: string
+  title: string
+  summary: string | null
+  next_step: string | null
+  target_project_id: string | null
+  /** JSON text: segment ids */
+  source_segment_ids: string
+  origin: 'person' | 'ai'
+  confidence: number | null
+  proposal_state: ProposalState | null
+  pending_revision_id: string | null
+  current_revision_id: string
+  revision_hash: string
+  revision_number: number
+  stage: WorkStage
+  responsibility_state: ResponsibilityState
+  blocked_reason: string | null
+  responsibility_updated_at: string
+  owner_account_id: string | null
+  reviewer_account_id: string | null
+  current_review_id: string
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type WorkRevisionTable = {
+  id: string
+  work_object_id: string
+  work_set_id: string
+  number: number
+  hash: string
+  title: string
+  summary: string | null
+  author_kind: 'person' | 'ai'
+  author_account_id: string | null
+  base_revision_id: string | null
+  proposal_state: ProposalState | null
+  confidence: number | null
+  created_at: string
+}
+
+export type ReviewTaskTable = {
+  id: string
+  workspace_id: string
+  work_object_id: string
+  work_set_id: string
+  state: ReviewTaskState
+  reviewer_account_id: string | null
+  revision_id: string | null
+  requested_by: string | null
+  requested_at: string | null
+  decision: string | null
+  decision_note: string | null
+  decided_by: string | null
+  decided_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type WorkCommentTable = {
+  id: string
+  workspace_id: string
+  work_object_id: string
+  session_id: string
+  author_account_id: string | null
+  share_id: string | null
+  author_name: string
+  body: string
+  created_at: string
+  updated_at: string
+}
+
+export type WorkActivityTable = {
+  id: string
+  work_object_id: string
+  verb: string
+  field: string | null
+  old_value: string | null
+  new_value: string | null
+  note: string | null
+  actor_account_id: string | null
+  at: string
+}
+
 export type Tables = {
   workspaces: WorkspaceTable
   workspace_members: WorkspaceMemberTable
@@ -325,6 +437,12 @@ export type Tables = {
   session_speakers: SessionSpeakerTable
   session_shares: SessionShareTable
   transcription_state: TranscriptionStateTable
+  work_sets: WorkSetTable
+  work_objects: WorkObjectTable
+  work_revisions: WorkRevisionTable
+  review_tasks: ReviewTaskTable
+  work_comments: WorkCommentTable
+  work_activity: WorkActivityTable
   auth_user: AuthUserTable
   auth_session: AuthSessionTable
   schema_probe: { id: Generated<number> }

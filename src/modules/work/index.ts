@@ -1,0 +1,27 @@
+// Work: each session's work set, its work objects (content revisions, stages, responsibility,
+// assignment), AI proposals, review tasks, comments and activity. Other modules use:
+// - createProposal(deps, executor, {sessionId, kind, title, summary, sourceSegmentIds, confidence, …}):
+//   an AI-made object as a pending proposal (the extraction engine);
+// - proposeRevision(deps, executor, {workObjectId, title, summary, confidence}): an AI-made revision
+//   of an existing object, pending until a person accepts it;
+// - addComment(deps, executor, {workObjectId, body, author: {accountId} | {shareId, displayName}, sessionId?}):
+//   comments made through a share link appear in the object's comments;
+// - listSessionComments(deps, sessionId): the comments on a session's objects (the share view).
+import type { FastifyPluginAsync } from 'fastify'
+import type { AppDeps } from '../../app.ts'
+import { collaborationRoutes } from './collaboration-routes.ts'
+import { workRoutes } from './routes.ts'
+import { workSchemas } from './schemas.ts'
+
+export { createProposal, proposeRevision, type ProposalInput } from './proposals.ts'
+export { addComment, listSessionComments, type CommentAuthor } from './comments.ts'
+export { presentWorkObject, type WorkObject } from './presenter.ts'
+export { contentHash } from './content.ts'
+
+export function workModule(deps: AppDeps): FastifyPluginAsync {
+  return async (app) => {
+    for (const schema of workSchemas) app.addSchema(schema)
+    workRoutes(app, deps)
+    collaborationRoutes(app, deps)
+  }
+}

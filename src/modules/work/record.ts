@@ -1,0 +1,57 @@
+// Every change to a work object goes through `recordChange`, in the transaction that makes it:
+// the object's activity log gets its entries, the conversation's log gets the realtime event
+// (channel `work`), the work set's revision is bumped (`workset.updated`), and the people
+// concerned are notified — never the actor.
+import type { AppDeps } from '../../app.ts'
+import { newId, nowIso } from '../../platform/ids.ts'
+import type { Executor } from '../../platform/realtime/types.ts'
+import { notify } from '../workspace/index.ts'
+import { presentWorkObject } from './presenter.ts'
+import * as repo from './repo.ts'
+
+export type ActivityEntry = { verb: string; field?: string; oldValue?: string | null; newValue?: string | null; note?: string | null }
+export type Recipient = { accountId: string | null | undefined; kind: string; data?: Record<string, unknown> }
+
+export type Change = {
+  object: repo.WorkObjectRow
+  /** null when the extraction engine acted */
+  actorId: string | null
+  /** realtime event type (`workobject.*`); its data is {workObject, ...data} */
+  event: string
+  data?: Record<string, unknown>
+  activity: ActivityEntry[]
+  notify?: Recipient[]
+}
+
+export async function recordChange(deps: AppDeps, trx: Executor, change: Change) {
+  const { object } = change
+  const at = nowIso()
+  await repo.insertActivity(trx, change.activity.map((entry) => ({
+    id: newId('wac'), work_object_id: object.id, verb: entry.verb, field: entry.field ?? null,
+    old_value: entry.oldValue ?? null, new_value: entry.newValue ?? null, note: entry.note ?? null,
+    actor_account_id: change.actorId, at,
+  })))
+  await deps.events.append(trx, object.conversation_id, change.event, { workObject: presentWorkObject(object), ...change.data })
+  const revision = await repo.bumpWorkSet(trx, object.work_set_id, at)
+  await deps.events.append(trx, object.conversation_id, 'workset.updated', { workSetId: object.work_set_id, revision })
+  const seen = new Set<string>()
+  for (const recipient of change.notify ?? []) {
+    const accountId = recipient.accountId
+    if (!accountId || seen.has(`${accountId}:${recipient.kind}`)) continue
+    seen.add(`${accountId}:${recipient.kind}`)
+    await notify(trx, {
+      workspaceId: object.workspace_id, recipientAccountId: accountId, kind: recipient.kind,
+      ...(change.actorId ? { actorAccountId: change.actorId } : {}),
+      subjectType: 'workobject', subjectId: object.id,
+      data: { workObjectId: object.id, title: object.title, sessionId: object.session_id, ...recipient.data },
+    })
+  }
+}
+
+/** Updated timestamps strictly increase, so an `expected…UpdatedAt` guard always sees a change. */
+export function nextTimestamp(previous: string) {
+  return new Date(Math.max(Date.now(), new Date(previous).getTime() + 1)).toISOString()
+}
+
+/** Whether a client's ISO timestamp names the same instant as the stored one. */
+export const sameInstant = (given: string, stored: string) => new Date(given).getTime() === new Date(stored).getTime()

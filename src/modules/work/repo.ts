@@ -1,0 +1,211 @@
+// Kysely queries of the work module. Every read that starts from an id filters by workspace.
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
+import { forUpdate } from '../../platform/db/dialect.ts'
+import type { Db, DialectName } from '../../platform/db/index.ts'
+import { prepared } from '../../platform/db/prepared.ts'
+import type {
+  ReviewTaskTable, Tables, WorkActivityTable, WorkCommentTable, WorkObjectTable, WorkRevisionTable, WorkSetTable,
+} from '../../platform/db/tables.ts'
+import type { Executor } from '../../platform/realtime/types.ts'
+
+export type WorkSetRow = Selectable<WorkSetTable> & { session_state: string }
+export type WorkObjectRow = Selectable<WorkObjectTable>
+export type RevisionRow = Selectable<WorkRevisionTable>
+export type ReviewRow = Selectable<ReviewTaskTable>
+export type CommentRow = Selectable<WorkCommentTable>
+export type ActivityRow = Selectable<WorkActivityTable>
+
+const num = (value: unknown) => (value === null || value === undefined ? null : Number(value))
+
+const toObject = (row: WorkObjectRow): WorkObjectRow => ({
+  ...row, revision_number: Number(row.revision_number), confidence: num(row.confidence),
+})
+const toRevision = (row: RevisionRow): RevisionRow => ({ ...row, number: Number(row.number), confidence: num(row.confidence) })
+const toSet = (row: WorkSetRow): WorkSetRow => ({ ...row, revision: Number(row.revision), needs_rebuild: Number(row.needs_rebuild) })
+
+// ---- work sets ----
+
+const setWithSession = (db: Executor) => db.selectFrom('work_sets as w')
+  .innerJoin('capture_sessions as s', 's.id', 'w.session_id')
+  .selectAll('w').select('s.state as session_state')
+
+const setById = prepared((db: Db, workspaceId: string, id: string) =>
+  setWithSession(db).where('w.id', '=', id).where('w.workspace_id', '=', workspaceId))
+
+export async function findWorkSet(db: Executor, workspaceId: string, id: string) {
+  const [row] = await setById(db as Db, workspaceId, id)
+  return row ? toSet(row) : undefined
+}
+
+export async function findWorkSetOfSession(db: Executor, sessionId: string) {
+  const row = await setWithSession(db).where('w.session_id', '=', sessionId).executeTakeFirst()
+  return row ? toSet(row) : undefined
+}
+
+export async function listConversationWorkSets(db: Executor, workspaceId: string, conversationId: string) {
+  const rows = await setWithSession(db).where('w.conversation_id', '=', conversationId).where('w.workspace_id', '=', workspaceId)
+    .orderBy('w.created_at', 'desc').orderBy('w.id', 'desc').execute()
+  return rows.map(toSet)
+}
+
+/** Inserts the session's work set unless it exists (two first captures at once keep one). */
+export async function insertWorkSet(db: Executor, row: Insertable<WorkSetTable>) {
+  await db.insertInto('work_sets').values(row).onConflict((oc) => oc.column('session_id').doNothing()).execute()
+}
+
+/** Bumps the set's revision (this also locks its row until the transaction ends); answers the new revision. */
+export async function bumpWorkSet(db: Executor, id: string, now: string): Promise<number> {
+  const row = await db.updateTable('work_sets').set({ revision: sql<number>`revision + 1`, updated_at: now })
+    .where('id', '=', id).returning('revision').executeTakeFirstOrThrow()
+  return Number(row.revision)
+}
+
+// ---- work objects ----
+
+export async function findObject(db: Executor, workspaceId: string, id: string) {
+  const row = await db.selectFrom('work_objects').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst()
+  return row ? toObject(row) : undefined
+}
+
+/** The object, its row locked until the transaction ends (PostgreSQL; SQLite's write lock already serialises). */
+export async function lockObject(db: Executor, dialect: DialectName, id: string, workspaceId?: string) {
+  let query = db.selectFrom('work_objects').selectAll().where('id', '=', id)
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId)
+  const row = await forUpdate(dialect, query).executeTakeFirst()
+  return row ? toObject(row) : undefined
+}
+
+export async function insertObject(db: Executor, row: Insertable<WorkObjectTable>) {
+  await db.insertInto('work_objects').values(row).execute()
+}
+
+export async function updateObject(db: Executor, id: string, values: Updateable<WorkObjectTable>) {
+  const row = await db.updateTable('work_objects').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+  return toObject(row)
+}
+
+const objectsOfSet = prepared((db: Db, workSetId: string) => db.selectFrom('work_objects').selectAll()
+  .where('work_set_id', '=', workSetId).where((eb) => eb.or([eb('proposal_state', 'is', null), eb('proposal_state', '!=', 'rejected')]))
+  .orderBy('created_at', 'asc').orderBy('id', 'asc'))
+
+export async function listSetObjects(db: Executor, workSetId: string) {
+  return (await objectsOfSet(db as Db, workSetId)).map(toObject)
+}
+
+// ---- revisions ----
+
+export async function insertRevision(db: Executor, row: Insertable<WorkRevisionTable>) {
+  await db.insertInto('work_revisions').values(row).execute()
+}
+
+export async function nextRevisionNumber(db: Executor, workObjectId: string) {
+  const row = await db.selectFrom('work_revisions').select((eb) => eb.fn.max('number').as('top'))
+    .where('work_object_id', '=', workObjectId).executeTakeFirst()
+  return Number(row?.top ?? 0) + 1
+}
+
+export async function findRevision(db: Executor, workObjectId: string, id: string) {
+  const row = await db.selectFrom('work_revisions').selectAll().where('id', '=', id).where('work_object_id', '=', workObjectId).executeTakeFirst()
+  return row ? toRevision(row) : undefined
+}
+
+export async function setRevisionProposalState(db: Executor, id: string, state: RevisionRow['proposal_state']) {
+  await db.updateTable('work_revisions').set({ proposal_state: state }).where('id', '=', id).execute()
+}
+
+export async function listRevisions(db: Executor, workObjectId: string) {
+  const rows = await db.selectFrom('work_revisions').selectAll().where('work_object_id', '=', workObjectId).orderBy('number', 'asc').execute()
+  return rows.map(toRevision)
+}
+
+const revisionsOfSet = prepared((db: Db, workSetId: string) => db.selectFrom('work_revisions').selectAll()
+  .where('work_set_id', '=', workSetId).orderBy('work_object_id', 'asc').orderBy('number', 'asc'))
+
+export async function listSetRevisions(db: Executor, workSetId: string) {
+  return (await revisionsOfSet(db as Db, workSetId)).map(toRevision)
+}
+
+// ---- review tasks ----
+
+export async function insertReview(db: Executor, row: Insertable<ReviewTaskTable>) {
+  await db.insertInto('review_tasks').values(row).execute()
+}
+
+export async function lockReview(db: Executor, dialect: DialectName, id: string, workspaceId: string) {
+  return forUpdate(dialect, db.selectFrom('review_tasks').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId))
+    .executeTakeFirst()
+}
+
+export async function updateReview(db: Executor, id: string, values: Updateable<ReviewTaskTable>) {
+  return db.updateTable('review_tasks').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+/** Whether the object has an approved review of this revision. */
+export async function hasApprovedReview(db: Executor, workObjectId: string, revisionId: string) {
+  const row = await db.selectFrom('review_tasks').select('id').where('work_object_id', '=', workObjectId)
+    .where('revision_id', '=', revisionId).where('state', '=', 'approved').executeTakeFirst()
+  return row !== undefined
+}
+
+const reviewsOfSet = prepared((db: Db, workSetId: string) => db.selectFrom('review_tasks').selectAll()
+  .where('work_set_id', '=', workSetId).orderBy('created_at', 'asc').orderBy('id', 'asc'))
+
+export const listSetReviews = (db: Executor, workSetId: string) => reviewsOfSet(db as Db, workSetId)
+
+// ---- comments ----
+
+export async function insertComment(db: Executor, row: Insertable<WorkCommentTable>) {
+  await db.insertInto('work_comments').values(row).execute()
+}
+
+export const listComments = (db: Executor, workObjectId: string) =>
+  db.selectFrom('work_comments').selectAll().where('work_object_id', '=', workObjectId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+
+/** Comments on any work object of a session, oldest first (the share view). */
+export const listSessionComments = (db: Executor, sessionId: string) =>
+  db.selectFrom('work_comments').selectAll().where('session_id', '=', sessionId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+
+export const lockComment = (db: Executor, dialect: DialectName, workObjectId: string, id: string) =>
+  forUpdate(dialect, db.selectFrom('work_comments').selectAll().where('id', '=', id).where('work_object_id', '=', workObjectId)).executeTakeFirst()
+
+/** Changes the body only while updated_at is still `expected`: the affected-row count decides the race. */
+export async function updateCommentIf(db: Executor, id: string, expectedUpdatedAt: string, values: Updateable<WorkCommentTable>) {
+  return db.updateTable('work_comments').set(values).where('id', '=', id).where('updated_at', '=', expectedUpdatedAt)
+    .returningAll().executeTakeFirst()
+}
+
+export async function deleteComment(db: Executor, id: string) {
+  await db.deleteFrom('work_comments').where('id', '=', id).execute()
+}
+
+/** Accounts that commented on the object (they hear about new comments). */
+export async function commenterIds(db: Executor, workObjectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('work_comments').select('author_account_id').distinct()
+    .where('work_object_id', '=', workObjectId).where('author_account_id', 'is not', null).execute()
+  return rows.map((row) => row.author_account_id!)
+}
+
+// ---- activity ----
+
+export async function insertActivity(db: Executor, rows: Insertable<WorkActivityTable>[]) {
+  if (rows.length > 0) await db.insertInto('work_activity').values(rows).execute()
+}
+
+export const listActivity = (db: Executor, workObjectId: string) =>
+  db.selectFrom('work_activity').selectAll().where('work_object_id', '=', workObjectId).orderBy('id', 'asc').execute()
+
+// ---- members ----
+
+/** The member's content permission in the workspace, or undefined for someone who is not a member. */
+export async function memberPermission(db: Executor, workspaceId: string, accountId: string) {
+  const row = await db.selectFrom('workspace_members').select(['content_permission', 'access_role'])
+    .where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).executeTakeFirst()
+  return row
+}
+
+export async function accountName(db: Executor, accountId: string) {
+  const row = await db.selectFrom('auth_user').select(['name', 'email']).where('id', '=', accountId).executeTakeFirst()
+  return row ? (row.name || row.email) : 'Someone'
+}
+
+export type { Tables }

@@ -1,0 +1,122 @@
+// Work routes: capture, read, edit, proposals, stage, responsibility, assignment, work sets.
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppDeps } from '../../app.ts'
+import { memberOf } from '../../platform/http/guards.ts'
+import { problems } from '../../platform/http/problem.ts'
+import { TAGS } from '../../platform/http/tags.ts'
+import { decideProposal } from './proposals.ts'
+import * as schemas from './schemas.ts'
+import * as service from './service.ts'
+
+const tags = [TAGS.work]
+const WorkObjectRef = Type.Ref('WorkObject')
+
+export function workRoutes(base: FastifyInstance, deps: AppDeps) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.post('/v1/sessions/:sessionId/workobjects', {
+    schema: {
+      operationId: 'createWorkObject', tags,
+      summary: 'Capture a work object in the session\'s work set (created with its first object). `family` and `semanticType` follow `kind` unless given; `nextStep` triggers nothing external.',
+      params: schemas.SessionParams, body: schemas.CreateWorkObjectBody,
+      response: { 200: WorkObjectRef, ...problems(400, 401, 403, 404, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.createWorkObject(deps, memberOf(request), request.params.sessionId, request.body))
+
+  app.get('/v1/workobjects/:workObjectId', {
+    schema: {
+      operationId: 'getWorkObject', tags, summary: 'One work object (extension).',
+      params: schemas.WorkObjectParams, response: { 200: WorkObjectRef, ...problems(401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => service.getWorkObject(deps, memberOf(request), request.params.workObjectId))
+
+  app.patch('/v1/workobjects/:workObjectId', {
+    schema: {
+      operationId: 'editWorkObject', tags,
+      summary: 'Edit the content (title, summary): a new revision whose hash is the SHA-256 of the canonical content. A stale expectedRevisionHash answers 409 stale_revision with the current revision id and hash.',
+      params: schemas.WorkObjectParams, body: schemas.EditWorkObjectBody,
+      response: { 200: WorkObjectRef, ...problems(400, 401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.editWorkObject(deps, memberOf(request), request.params.workObjectId, request.body))
+
+  app.get('/v1/workobjects/:workObjectId/revisions', {
+    schema: {
+      operationId: 'listWorkObjectRevisions', tags, summary: 'Every revision of the object, oldest first (AI proposals included, with their proposalState).',
+      params: schemas.WorkObjectParams,
+      response: { 200: Type.Object({ workObjectId: Type.String(), revisions: Type.Array(Type.Ref('WorkObjectRevision')) }), ...problems(401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => service.listRevisions(deps, memberOf(request), request.params.workObjectId))
+
+  app.get('/v1/workobjects/:workObjectId/activity', {
+    schema: {
+      operationId: 'listWorkObjectActivity', tags, summary: 'The object\'s activity log, oldest first (extension).',
+      params: schemas.WorkObjectParams, response: { 200: Type.Array(schemas.ActivityEntry), ...problems(401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => service.listActivity(deps, memberOf(request), request.params.workObjectId))
+
+  app.patch('/v1/workobjects/:workObjectId/proposal', {
+    schema: {
+      operationId: 'decideWorkObjectProposal', tags,
+      summary: 'Accept or reject an AI proposal (a proposed object or a proposed revision), guarded by expectedRevisionId = WorkObject.proposal.revisionId.',
+      params: schemas.WorkObjectParams, body: schemas.ProposalDecisionBody,
+      response: { 200: Type.Object({ workObject: WorkObjectRef, decision: schemas.WorkProposalDecision }), ...problems(400, 401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => decideProposal(deps, memberOf(request), request.params.workObjectId, request.body))
+
+  app.patch('/v1/workobjects/:workObjectId/stage', {
+    schema: {
+      operationId: 'moveWorkObjectStage', tags,
+      summary: 'Move the stage one step forward or any number back; fromStage must be the current stage (409 stage_conflict). Entering accepted needs an approved review of the current revision.',
+      params: schemas.WorkObjectParams, body: schemas.StageBody,
+      response: { 200: Type.Object({ workObject: WorkObjectRef, transition: schemas.StageTransition }), ...problems(400, 401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.moveStage(deps, memberOf(request), request.params.workObjectId, request.body))
+
+  app.patch('/v1/workobjects/:workObjectId/responsibility', {
+    schema: {
+      operationId: 'changeWorkObjectResponsibility', tags,
+      summary: 'Set the responsibility state (the responsible person or a manager), guarded by expectedResponsibilityUpdatedAt; blockedReason is required when blocked and cleared otherwise.',
+      params: schemas.WorkObjectParams, body: schemas.ResponsibilityBody,
+      response: { 200: WorkObjectRef, ...problems(400, 401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.changeResponsibility(deps, memberOf(request), request.params.workObjectId, request.body))
+
+  app.post('/v1/workobjects/:workObjectId/assignment', {
+    schema: {
+      operationId: 'changeWorkObjectAssignment', tags,
+      summary: 'claim (an edit member takes unowned work), assign (the responsible person or a manager, to an edit member) or release.',
+      params: schemas.WorkObjectParams, body: schemas.AssignmentBody,
+      response: { 200: WorkObjectRef, ...problems(400, 401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.changeAssignment(deps, memberOf(request), request.params.workObjectId, request.body))
+
+  app.get('/v1/worksets/:workSetId', {
+    schema: {
+      operationId: 'getWorkSet', tags,
+      summary: 'The work set with its work objects, their revisions and review tasks, actions and executions (empty until those exist) and needsRebuild. Rejected proposals are left out.',
+      params: schemas.WorkSetParams, response: { 200: schemas.WorkSetDetail, ...problems(401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => service.getWorkSetDetail(deps, memberOf(request), request.params.workSetId))
+
+  app.get('/v1/conversations/:conversationId/workset', {
+    schema: {
+      operationId: 'listConversationWorkSets', tags: [TAGS.sessions],
+      summary: 'The conversation\'s work sets, newest first (empty until its first work object).',
+      params: schemas.ConversationParams,
+      response: { 200: Type.Object({ conversationId: Type.String(), workSets: Type.Array(Type.Ref('WorkSetV2')) }), ...problems(401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => service.listConversationWorkSets(deps, memberOf(request), request.params.conversationId))
+}
