@@ -7,9 +7,10 @@ import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import * as schemas from './schemas.ts'
-import { getShareLink, resolveShare, revokeShareLink, shareTranscriptPage, updateShareLink, viewShare } from './service.ts'
+import { commentThroughShare, getShareLink, resolveShare, revokeShareLink, shareTranscriptPage, updateShareLink, viewShare } from './service.ts'
 
 const tags = [TAGS.sessions]
+export const SHARE_COMMENTS_PER_MINUTE = 10
 const ShareLinkRef = Type.Ref('ShareLink')
 
 export function shareRoutes(base: FastifyInstance, deps: AppDeps) {
@@ -61,6 +62,20 @@ export function shareRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'public' },
   }, (request) => viewShare(deps, request.params.shareToken))
+
+  app.post('/v1/shares/:shareToken/comments', {
+    schema: {
+      operationId: 'commentThroughShare', tags,
+      summary: 'Public, with a `comment` link only (403 with `read`): a comment on one of the shared session\'s work objects; it appears in the object\'s comments. At most 10 per minute per link and client address.',
+      params: schemas.TokenParams,
+      body: schemas.ShareCommentBody,
+      response: { 200: Type.Ref('ShareComment'), ...problems(400, 403, 404, 429) },
+    },
+    config: {
+      access: 'public',
+      rateLimit: { max: SHARE_COMMENTS_PER_MINUTE, timeWindow: 60_000, keyGenerator: (request) => `share:${(request.params as { shareToken: string }).shareToken}:${request.ip}` },
+    },
+  }, (request) => commentThroughShare(deps, request.params.shareToken, request.body))
 
   app.get('/v1/shares/:shareToken/transcript', {
     schema: {

@@ -52,9 +52,16 @@ export const ShareView = Type.Object({
   permission: SharePermission,
   comments: Type.Array(Type.Ref('ShareComment')),
   expiresAt: Type.String({ format: 'date-time' }),
+  workObjects: Type.Array(Type.Object({}, { additionalProperties: true, description: 'WorkObject' }), { description: 'The session\'s work objects as they stand.' }),
   speakers: Type.Array(Type.Object({ speakerId: Type.String(), label: Type.String(), pitchHz: Type.Optional(Type.Integer()) })),
   transcript: ShareTranscriptPage,
 })
+
+export const ShareCommentBody = Type.Object({
+  workObjectId: Type.String({ minLength: 1, maxLength: 80 }),
+  body: Type.String({ minLength: 1, maxLength: 4000 }),
+  authorName: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'How the commenter is shown; `Guest` when absent.' })),
+}, { additionalProperties: false })
 
 export const TranscriptQuery = Type.Object({ cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) })
 

@@ -7,6 +7,7 @@ import { newId, nowIso } from '../../platform/ids.ts'
 import { findSessionRow, presentSession } from '../sessions/index.ts'
 import { listSegments, listSpeakers, presentSegment, presentSpeaker } from '../transcripts/index.ts'
 import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
+import { addComment, listSessionComments, listSessionWorkObjects } from '../work/index.ts'
 import * as repo from './repo.ts'
 import { shareToken, tokenHash } from './token.ts'
 import type { SharePermission } from '../../platform/db/tables.ts'
@@ -103,16 +104,38 @@ export async function shareTranscriptPage(deps: AppDeps, sessionId: string, curs
 /** What a viewer of the link sees: the session, its speakers, the first page of its transcript. */
 export async function viewShare(deps: AppDeps, token: string) {
   const { share, session } = await resolveShare(deps, token)
-  const [speakers, transcript] = await Promise.all([
+  const [speakers, transcript, workObjects, comments] = await Promise.all([
     listSpeakers(deps.database.db, session.id),
     shareTranscriptPage(deps, session.id, undefined),
+    listSessionWorkObjects(deps, session.id),
+    listSessionComments(deps, session.id),
   ])
   return {
     session: presentSession(session),
     permission: share.permission,
     expiresAt: share.expires_at,
-    comments: [] as unknown[],
+    // Only what was said through share links: members' own discussion stays inside the workspace.
+    comments: comments.filter((comment) => comment.viaShare).map(presentShareComment),
+    workObjects,
     speakers: speakers.map(presentSpeaker),
     transcript,
   }
+}
+
+type Comment = Awaited<ReturnType<typeof listSessionComments>>[number]
+const presentShareComment = (comment: Comment) => ({
+  id: comment.id, workObjectId: comment.workObjectId, body: comment.body, authorName: comment.authorName, createdAt: comment.createdAt,
+})
+
+export type ShareCommentInput = { workObjectId: string; body: string; authorName?: string }
+
+/** A comment through a `comment` link, on one of the shared session's work objects. */
+export async function commentThroughShare(deps: AppDeps, token: string, input: ShareCommentInput) {
+  const { share, session } = await resolveShare(deps, token)
+  if (share.permission !== 'comment') throw new AppError('forbidden', 'This share link allows reading only; ask for a link that allows comments.')
+  const created = await addComment(deps, deps.database.db, {
+    workObjectId: input.workObjectId, body: input.body, sessionId: session.id,
+    author: { shareId: share.id, displayName: input.authorName?.trim() || 'Guest' },
+  })
+  return presentShareComment(created)
 }

@@ -3,6 +3,7 @@ import { eachDatabase } from '../../../test/harness.ts'
 import { joinWorkspace, startRecording } from '../sessions/testing.ts'
 import { seedSegments } from '../transcripts/testing.ts'
 import { sha256Hex } from '../../platform/ids.ts'
+import { capture } from '../work/testing.ts'
 
 eachDatabase('share links', (h) => {
   it('creates the link on first read (read, 30 days) and answers the same link again', async () => {
@@ -101,5 +102,52 @@ eachDatabase('share links', (h) => {
     const stranger = await h.member()
     expect((await stranger.get(`/v1/sessions/${session.id}/share`)).statusCode).toBe(404)
     expect((await stranger.delete(`/v1/sessions/${session.id}/share`)).statusCode).toBe(404)
+  })
+
+  it('takes comments only through a comment link, on the shared session\'s objects, into the objects\' comments', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const object = await capture(owner, session.id, { kind: 'action', title: 'Send the deck' })
+    const internal = await owner.post(`/v1/workobjects/${object.id}/comments`, { body: 'Internal note: client is late again' })
+    expect(internal.statusCode).toBe(200)
+    const { shareToken } = (await owner.get(`/v1/sessions/${session.id}/share`)).json()
+    const post = (body: unknown) => h.anonymous.post(`/v1/shares/${shareToken}/comments`, body)
+
+    const refused = await post({ workObjectId: object.id, body: 'Looks good' })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('forbidden')
+    await owner.patch(`/v1/sessions/${session.id}/share`, { permission: 'comment' })
+    const made = await post({ workObjectId: object.id, body: 'Looks good to us', authorName: 'Ada (client)' })
+    expect(made.statusCode).toBe(200)
+    expect(made.json()).toMatchObject({ workObjectId: object.id, body: 'Looks good to us', authorName: 'Ada (client)' })
+
+    const listed = (await owner.get(`/v1/workobjects/${object.id}/comments`)).json()
+    expect(listed.map((comment: { body: string }) => comment.body)).toEqual(['Internal note: client is late again', 'Looks good to us'])
+    const view = (await h.anonymous.get(`/v1/shares/${shareToken}`)).json()
+    expect(view.comments.map((comment: { body: string }) => comment.body)).toEqual(['Looks good to us'])
+    expect(view.workObjects.map((item: { id: string; title: string }) => [item.id, item.title])).toEqual([[object.id, 'Send the deck']])
+
+    expect((await post({ workObjectId: 'wo_unknown', body: 'x' })).statusCode).toBe(404)
+    // An object of another session of the same workspace is out of this link's reach.
+    const colleague = await joinWorkspace(h, owner.workspaceId, 'edit')
+    const elsewhere = await capture(colleague, (await startRecording(colleague)).id, { kind: 'action', title: 'Not shared' })
+    expect((await post({ workObjectId: elsewhere.id, body: 'x' })).statusCode).toBe(404)
+    expect((await post({ workObjectId: object.id, body: 'x'.repeat(4001) })).statusCode).toBe(400)
+    expect((await post({ workObjectId: object.id, body: '   ' })).statusCode).toBe(400)
+  })
+
+  it('rate-limits comments per link and client address', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const object = await capture(owner, session.id, { kind: 'question', title: 'Which venue?' })
+    const { shareToken } = (await owner.get(`/v1/sessions/${session.id}/share`)).json()
+    await owner.patch(`/v1/sessions/${session.id}/share`, { permission: 'comment' })
+    const statuses: number[] = []
+    for (let index = 0; index < 11; index += 1) {
+      statuses.push((await h.anonymous.post(`/v1/shares/${shareToken}/comments`, { workObjectId: object.id, body: `note ${index}` })).statusCode)
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
+    expect(statuses[10]).toBe(429)
+    await owner.delete(`/v1/sessions/${session.id}/share`)
   })
 })

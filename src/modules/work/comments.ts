@@ -55,6 +55,12 @@ export async function listComments(deps: AppDeps, caller: Caller, workObjectId: 
 }
 
 /** Comments on the session's work objects, oldest first (for the share view). */
+/** The session's work objects as they stand (pending proposals included, rejected ones not): the share view. */
+export async function listSessionWorkObjects(deps: AppDeps, sessionId: string) {
+  const set = await repo.findWorkSetOfSession(deps.database.db, sessionId)
+  return set ? (await repo.listSetObjects(deps.database.db, set.id)).map(present.presentWorkObject) : []
+}
+
 export async function listSessionComments(deps: AppDeps, sessionId: string) {
   return (await repo.listSessionComments(deps.database.db, sessionId)).map(present.presentComment)
 }

@@ -6,7 +6,7 @@
 //   of an existing object, pending until a person accepts it;
 // - addComment(deps, executor, {workObjectId, body, author: {accountId} | {shareId, displayName}, sessionId?}):
 //   comments made through a share link appear in the object's comments;
-// - listSessionComments(deps, sessionId): the comments on a session's objects (the share view).
+// - listSessionComments(deps, sessionId), listSessionWorkObjects(deps, sessionId): what the share view shows.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../app.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -14,7 +14,7 @@ import { workRoutes } from './routes.ts'
 import { workSchemas } from './schemas.ts'
 
 export { createProposal, proposeRevision, type ProposalInput } from './proposals.ts'
-export { addComment, listSessionComments, type CommentAuthor } from './comments.ts'
+export { addComment, listSessionComments, listSessionWorkObjects, type CommentAuthor } from './comments.ts'
 export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'
 
