@@ -121,5 +121,5 @@ describe.each(databaseKinds)('audio survives SIGKILL of the real server [%s]', (
     expect(complete.every((chunk) => chunk.sha256 === sha256(chunkBytes(chunk.sequence)))).toBe(true)
     const snapshot = await call(second, cookie, 'GET', `/v1/sessions/${sessionId}`)
     expect(snapshot.body).toMatchObject({ state: 'recording', chunkCount: CHUNKS, audioBytes: CHUNKS * CHUNK_BYTES })
-  })
+  }, 120_000)
 })
