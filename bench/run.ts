@@ -149,6 +149,8 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
   const server = await startProcess('src/main.ts', {
     NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+    // The ingestion scenario measures storing audio; transcription has its own scenario.
+    STT_ENGINE: 'client',
   }, '/healthz')
   const outbox = outboxReader(databaseUrl)
   try {

@@ -35,6 +35,7 @@ import { sharesModule } from './modules/shares/index.ts'
 import { transcriptsModule } from './modules/transcripts/index.ts'
 import { searchModule } from './modules/search/index.ts'
 import { answersModule } from './modules/answers/index.ts'
+import { extractionModule } from './modules/extraction/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import { workModule } from './modules/work/index.ts'
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(transcriptsModule(deps))
   await app.register(searchModule(deps))
   await app.register(answersModule(deps))
+  await app.register(extractionModule(deps))
   await app.register(workModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App

@@ -43,6 +43,8 @@ export type Config = {
   speech: SpeechConfig
   /** an OpenAI-compatible chat endpoint for grounded-ai answers; absent: extractive only */
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined
+  /** extracted items below this confidence are stored but hidden (0–1) */
+  extractionQualityGate: number
 }
 
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
@@ -122,6 +124,12 @@ export function loadConfig(env: Env = process.env): Config {
     timeoutMs: read('LLM_TIMEOUT_MS', integer(1000, 600_000), 30_000),
   } : undefined
 
+  const extractionQualityGate = read('EXTRACTION_QUALITY_GATE', (raw) => {
+    const value = Number(raw)
+    if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new Error('must be a number from 0 to 1')
+    return value
+  }, 0.5)
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -132,7 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate,
   }
 }
 

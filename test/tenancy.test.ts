@@ -175,6 +175,10 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
     const [segmentId] = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
     return { payload: { segmentId, itemText: 'Ship the release', locale: 'en' } }
   },
+  'POST /v1/sessions/:sessionId/workobjects/project-suggestions': async ({ h, values }) => {
+    const ids = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
+    return { payload: { sourceSegmentIds: ids } }
+  },
 }
 
 type JsonSchema = {

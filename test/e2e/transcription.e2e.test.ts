@@ -1,7 +1,8 @@
 // The real server process transcribes a two-speaker meeting synthesized with flite: WebM/Opus
 // chunks of three seconds are uploaded over HTTP while a WebSocket watches the conversation; the
 // session ends; the stored transcript has the words (≤ 30 % word error rate), two distinct
-// speakers and turn start times within 0.5 s, and the socket saw partials become finals.
+// speakers and turn start times within 0.5 s, the socket saw partials become finals, and the
+// action said in the meeting is waiting in the work set as a proposal citing its segment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encode, hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, wordErrorRate } from '../speech.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -70,6 +71,17 @@ describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg))('transcription thro
     for (const message of socket.messages.filter((candidate) => candidate.type === 'transcript.partial')) {
       expect(finals).toContain((message.data as { id: string }).id)
     }
+
+    // Extraction ran before `ready`: the action said in turn 3 is a proposal citing that turn's segment.
+    const sets = await (await fetch(`${server.baseUrl}/v1/conversations/${(session as unknown as { conversationId: string }).conversationId}/workset`, { headers: { cookie } })).json() as { workSets: { id: string }[] }
+    const detail = await (await fetch(`${server.baseUrl}/v1/worksets/${sets.workSets[0]!.id}`, { headers: { cookie } })).json() as {
+      workObjects: { kind: string; title: string; sourceSegmentIds: string[]; proposal?: { state: string } }[]
+    }
+    const action = detail.workObjects.find((object) => object.kind === 'action' && object.title.toLowerCase().includes('report'))
+    expect(action, JSON.stringify(detail.workObjects.map((object) => [object.kind, object.title]))).toBeDefined()
+    expect(action!.sourceSegmentIds).toContain(transcript.segments[2]!.id)
+    expect(action!.proposal?.state).toBe('pending')
+    expect(socket.messages.some((message) => message.type === 'refinement.updated')).toBe(true)
     await socket.close()
   }, 180_000)
 })

@@ -1,7 +1,8 @@
 // Background work of capture sessions. Processing transcribes what remains of the audio (with the
 // configured engine; with client-side recognition there is nothing to do) and moves the session
-// from `processing` to `ready`. A job that keeps failing marks it `failed` with the last error.
+// from `processing` to `ready` once the transcript's work items are proposed (extraction). A job that keeps failing marks it `failed` with the last error.
 import { defineJob } from '../../platform/jobs/index.ts'
+import { refineSession } from '../extraction/refine.ts'
 import { transcribeSession } from '../transcripts/index.ts'
 import { finishProcessing, PROCESS_SESSION_JOB } from './service.ts'
 
@@ -11,8 +12,11 @@ export const processSessionJob = defineJob<ProcessSessionPayload>({
   name: PROCESS_SESSION_JOB,
   maxAttempts: 5,
   backoff: 2000,
-  async handler({ sessionId }, { deps }) {
+  async handler({ sessionId }, { deps, log }) {
     await transcribeSession(deps, sessionId, { final: true })
+    // The meeting's work is in the work set (as proposals) by the time the session is ready.
+    // A failed extraction is recorded on the refinement (and can be rebuilt); the recording is still ready.
+    await refineSession(deps, sessionId).catch((error: unknown) => log.warn({ err: error, sessionId }, 'extraction failed'))
     await finishProcessing(deps, deps.database.db, sessionId, {})
   },
   async onDead({ sessionId }, error, { deps, executor }) {

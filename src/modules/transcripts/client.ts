@@ -3,6 +3,7 @@
 // segment id the client repeats (a resend after a reconnect) stores nothing new.
 import type { AppDeps } from '../../app.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
+import { enqueue } from '../../platform/jobs/index.ts'
 import { SocketError } from '../../platform/realtime/socket.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -47,6 +48,8 @@ export async function acceptClientSegment(deps: AppDeps, sessionId: string, data
     }
     await repo.insertSegment(trx, row)
     await deps.events.append(trx, session.conversation_id, 'transcript.final', presentSegment(row))
+    // the extraction module's job, by name: new words may hold new work
+    await enqueue(trx, 'extraction.refine', { sessionId }, { dedupeKey: sessionId })
     return { id, duplicate: false }
   })
 }

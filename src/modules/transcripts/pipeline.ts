@@ -11,6 +11,7 @@ import type { Recognized, SpeechEngine } from '../../platform/speech/engines/ind
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { assignSpeaker, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
+import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -27,6 +28,8 @@ const MIN_PARTIAL_MS = 1000
 /** an utterance of the new audio starting this close to the kept tail continues the open one */
 const CONTINUES_MS = 600
 const CHUNK_BATCH = 100
+/** the extraction module's job (enqueued by name: transcripts does not depend on extraction) */
+const REFINE_JOB = 'extraction.refine'
 
 export type TranscribeOptions = { final: boolean }
 
@@ -142,6 +145,10 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       })
     }
     if (openId) await trx.updateTable('transcription_state').set({ open_segment_id: openId }).where('session_id', '=', sessionId).execute()
+    // New final words while recording: propose the work they hold (the end runs its own last pass).
+    if (!final && spoken.some((utterance, index) => utterance !== partial && recognized[index]!.text)) {
+      await enqueue(trx, REFINE_JOB, { sessionId }, { dedupeKey: sessionId })
+    }
     return true
   })
   if (!committed) {

@@ -12,6 +12,7 @@ import { transcription } from './migrations/0006_transcription.ts'
 import { search } from './migrations/0007_search.ts'
 import { work } from './migrations/0008_work.ts'
 import { shares } from './migrations/0009_shares.ts'
+import { extraction } from './migrations/0010_extraction.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -23,6 +24,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0007_search': search,
   '0008_work': work,
   '0009_shares': shares,
+  '0010_extraction': extraction,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

@@ -413,6 +413,33 @@ export type WorkActivityTable = {
   at: string
 }
 
+export type WorkRefinementTable = {
+  session_id: string
+  /** idle (nothing run yet) | running | ready | failed */
+  state: 'idle' | 'running' | 'ready' | 'failed'
+  engine: string
+  gate: number
+  segments_processed: number
+  items_found: number
+  items_visible: number
+  last_error: string | null
+  last_run_at: string | null
+  updated_at: string
+}
+
+export type ExtractionItemTable = {
+  session_id: string
+  item_key: string
+  kind: string
+  confidence: number
+  gate: number
+  hidden: number
+  work_object_id: string | null
+  /** JSON of the engine's ExtractedItem */
+  payload: string
+  created_at: string
+}
+
 export type Tables = {
   workspaces: WorkspaceTable
   workspace_members: WorkspaceMemberTable
@@ -437,6 +464,8 @@ export type Tables = {
   session_speakers: SessionSpeakerTable
   session_shares: SessionShareTable
   transcription_state: TranscriptionStateTable
+  work_refinements: WorkRefinementTable
+  extraction_items: ExtractionItemTable
   work_sets: WorkSetTable
   work_objects: WorkObjectTable
   work_revisions: WorkRevisionTable

@@ -1,0 +1,91 @@
+// Extraction: from transcript to work (issue 7). The engine (engine/) is pure; refine.ts runs it
+// over a session's transcript into proposals (while recording and at the end), and the routes
+// report the refinement and suggest projects for captured work.
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppDeps } from '../../app.ts'
+import { memberOf } from '../../platform/http/guards.ts'
+import { problems } from '../../platform/http/problem.ts'
+import { TAGS } from '../../platform/http/tags.ts'
+import { notFound } from '../../platform/http/errors.ts'
+import './jobs.ts'
+import { presentRefinement } from './refine.ts'
+import { suggestProjects } from './suggestions.ts'
+
+export { REFINE_JOB, refineSession } from './refine.ts'
+
+const Suggestion = Type.Object({
+  route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),
+  projectId: Type.Optional(Type.String()),
+  projectName: Type.Optional(Type.String()),
+  score: Type.Optional(Type.Number({ description: 'TF-IDF cosine of the cited text and the project (0–1).' })),
+  preselected: Type.Boolean(),
+}, { $id: 'MeetingWorkProjectSuggestion' })
+
+function routes(base: FastifyInstance, deps: AppDeps) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  app.addSchema(Suggestion)
+  app.post('/v1/sessions/:sessionId/workobjects/project-suggestions', {
+    schema: {
+      operationId: 'suggestProjectsForWork', tags: [TAGS.work],
+      summary: 'Where captured work citing these segments belongs: the workspace\'s active projects ranked by likeness of the cited text to their name, objective, description and existing work, then the inbox. `preselectedProjectId` when one is close enough, else `route: inbox`.',
+      params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 80 }) }),
+      body: Type.Object({ sourceSegmentIds: Type.Array(Type.String({ minLength: 1, maxLength: 160 }), { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),
+          preselectedProjectId: Type.Optional(Type.String()),
+          suggestions: Type.Array(Type.Ref('MeetingWorkProjectSuggestion')),
+        }),
+        ...problems(400, 401, 403, 404, 429),
+      },
+    },
+    config: { access: 'edit' },
+  }, (request) => suggestProjects(deps, memberOf(request).membership, request.params.sessionId, request.body.sourceSegmentIds))
+
+  app.get('/v1/sessions/:sessionId/work-refinement', {
+    schema: {
+      operationId: 'getWorkRefinement', tags: [TAGS.sessions],
+      summary: 'Where turning the transcript into work stands: `idle` (nothing run yet), `running`, `ready` or `failed`; the engine, the quality gate, segments processed of the final transcript, items found and items shown (at or above the gate).',
+      params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 80 }) }),
+      response: {
+        200: Type.Object({
+          sessionId: Type.String(),
+          state: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]),
+          engine: Type.String(),
+          qualityGate: Type.Number(),
+          segmentsProcessed: Type.Integer(),
+          segmentsTotal: Type.Integer({ description: 'Final segments of the transcript now.' }),
+          progress: Type.Number({ description: 'segmentsProcessed / segmentsTotal (1 when there is nothing to do).' }),
+          itemsFound: Type.Integer(),
+          itemsVisible: Type.Integer(),
+          lastRunAt: Type.Optional(Type.String({ format: 'date-time' })),
+          lastError: Type.Optional(Type.String()),
+          updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
+        }),
+        ...problems(401, 403, 404, 429),
+      },
+    },
+    config: { access: 'view' },
+  }, async (request) => {
+    const { membership } = memberOf(request)
+    const { db } = deps.database
+    const session = await db.selectFrom('capture_sessions').select('id').where('id', '=', request.params.sessionId)
+      .where('workspace_id', '=', membership.workspaceId).executeTakeFirst() ?? notFound('session', request.params.sessionId)
+    const [row, total] = await Promise.all([
+      db.selectFrom('work_refinements').selectAll().where('session_id', '=', session.id).executeTakeFirst(),
+      db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', session.id).where('status', '=', 'final').executeTakeFirstOrThrow(),
+    ])
+    const segmentsTotal = Number(total.n)
+    const status = row ? presentRefinement(row) : {
+      sessionId: session.id, state: 'idle' as const, engine: 'extractive', qualityGate: deps.config.extractionQualityGate,
+      segmentsProcessed: 0, itemsFound: 0, itemsVisible: 0,
+    }
+    return { ...status, segmentsTotal, progress: segmentsTotal === 0 ? 1 : Math.min(1, status.segmentsProcessed / segmentsTotal) }
+  })
+}
+
+export function extractionModule(deps: AppDeps): FastifyPluginAsync {
+  return async (app) => routes(app, deps)
+}

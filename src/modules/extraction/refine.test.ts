@@ -1,0 +1,62 @@
+import { expect, it } from 'vitest'
+import { eachDatabase } from '../../../test/harness.ts'
+import { joinWorkspace, startRecording } from '../sessions/testing.ts'
+import { seedSegments } from '../transcripts/testing.ts'
+import { refineSession } from './refine.ts'
+
+const MEETING = [
+  { text: 'Okay, let us start with the launch plan.', speakerId: 'spk_1' },
+  { text: 'We decided to move the launch to March 3rd.', speakerId: 'spk_2' },
+  { text: 'Priya, can you update the pricing page by Friday?', speakerId: 'spk_1' },
+  { text: 'Sure, I will do it.', speakerId: 'spk_2' },
+]
+
+eachDatabase('work refinement', (h) => {
+  it('proposes the meeting\'s actions and decisions when the session ends, citing their segments, once', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const ids = await seedSegments(h, session, MEETING)
+    expect((await owner.get(`/v1/sessions/${session.id}/work-refinement`)).json()).toMatchObject({ state: 'idle', segmentsTotal: 4, segmentsProcessed: 0 })
+    await owner.post(`/v1/sessions/${session.id}/end`)
+    await h.app.deps.jobs.drain()
+    expect((await owner.get(`/v1/sessions/${session.id}`)).json().state).toBe('ready')
+
+    const refinement = (await owner.get(`/v1/sessions/${session.id}/work-refinement`)).json()
+    expect(refinement).toMatchObject({ state: 'ready', engine: 'extractive', qualityGate: 0.5, segmentsProcessed: 4, segmentsTotal: 4, progress: 1 })
+    expect(refinement.itemsVisible).toBeGreaterThanOrEqual(2)
+
+    const sets = (await owner.get(`/v1/conversations/${session.conversationId}/workset`)).json().workSets
+    const detail = (await owner.get(`/v1/worksets/${sets[0].id}`)).json()
+    const objects = detail.workObjects as { kind: string; title: string; sourceSegmentIds: string[]; origin?: string; proposal?: { state: string } }[]
+    const action = objects.find((object) => object.kind === 'action')!
+    const decision = objects.find((object) => object.kind === 'decision')!
+    expect(action.sourceSegmentIds).toContain(ids[2])
+    expect(action.title.toLowerCase()).toContain('pricing page')
+    expect(objects.find((object) => object.kind === 'decision' && object.sourceSegmentIds.includes(ids[1]!))).toBeDefined()
+    expect(decision).toBeDefined()
+    expect(objects.every((object) => object.proposal?.state === 'pending')).toBe(true)
+    expect(objects).toHaveLength(refinement.itemsVisible)
+
+    // Running again (a longer transcript, a retry) proposes nothing twice.
+    await refineSession(h.app.deps, session.id)
+    expect((await owner.get(`/v1/worksets/${sets[0].id}`)).json().workObjects).toHaveLength(objects.length)
+    await Promise.all([refineSession(h.app.deps, session.id), refineSession(h.app.deps, session.id)])
+    expect((await owner.get(`/v1/worksets/${sets[0].id}`)).json().workObjects).toHaveLength(objects.length)
+
+    const events = await h.app.deps.events.readAfter(session.conversationId, 0)
+    expect(events.filter((event) => event.type === 'refinement.updated').at(-1)).toMatchObject({ channel: 'work', data: { state: 'ready' } })
+    expect(events.some((event) => event.type.startsWith('workobject.'))).toBe(true)
+  })
+
+  it('refines while recording as client segments arrive, and lets view members read the status only', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    await seedSegments(h, session, MEETING.slice(0, 3))
+    await refineSession(h.app.deps, session.id)
+    const status = (await owner.get(`/v1/sessions/${session.id}/work-refinement`)).json()
+    expect(status).toMatchObject({ state: 'ready', segmentsProcessed: 3 })
+    const viewer = await joinWorkspace(h, owner.workspaceId, 'view')
+    expect((await viewer.get(`/v1/sessions/${session.id}/work-refinement`)).statusCode).toBe(200)
+    expect((await (await h.member()).get(`/v1/sessions/${session.id}/work-refinement`)).statusCode).toBe(404)
+  })
+})

@@ -1,0 +1,81 @@
+// Work refinement (issue 7): the extractive engine over a session's final segments; every item it
+// finds is kept (extraction_items, by the engine's stable key), and those at or above the quality
+// gate arrive in the work set as proposals a person accepts or rejects. Runs while recording (after
+// new final segments) and once more when the session ends, before it is `ready`. A key already
+// seen is never proposed again, also when two runs race (the key's row decides).
+import type { AppDeps } from '../../app.ts'
+import { nowIso } from '../../platform/ids.ts'
+import type { Executor } from '../../platform/realtime/types.ts'
+import { finalSegments, listSpeakers } from '../transcripts/index.ts'
+import { createProposal } from '../work/index.ts'
+import { extractiveEngine } from './engine/index.ts'
+
+export const REFINE_JOB = 'extraction.refine'
+
+type Counts = { segments_processed: number; items_found: number; items_visible: number }
+
+async function saveRefinement(deps: AppDeps, executor: Executor, session: { id: string; conversation_id: string }, state: 'running' | 'ready' | 'failed', values: Partial<Counts> & { last_error?: string | null }) {
+  const now = nowIso()
+  const row = {
+    session_id: session.id, state, engine: extractiveEngine.name, gate: deps.config.extractionQualityGate,
+    segments_processed: values.segments_processed ?? 0, items_found: values.items_found ?? 0, items_visible: values.items_visible ?? 0,
+    last_error: values.last_error ?? null, last_run_at: state === 'running' ? null : now, updated_at: now,
+  }
+  const { session_id: _id, ...changes } = row
+  const update = Object.fromEntries(Object.entries(changes).filter(([name]) => state !== 'running' || !['segments_processed', 'items_found', 'items_visible', 'last_run_at'].includes(name)))
+  await executor.insertInto('work_refinements').values(row).onConflict((oc) => oc.column('session_id').doUpdateSet(update)).execute()
+  const saved = await executor.selectFrom('work_refinements').selectAll().where('session_id', '=', session.id).executeTakeFirstOrThrow()
+  await deps.events.append(executor, session.conversation_id, 'refinement.updated', presentRefinement(saved))
+}
+
+export function presentRefinement(row: { session_id: string; state: string; engine: string; gate: number; segments_processed: number; items_found: number; items_visible: number; last_error: string | null; last_run_at: string | null; updated_at: string }) {
+  return {
+    sessionId: row.session_id, state: row.state as 'idle' | 'running' | 'ready' | 'failed', engine: row.engine, qualityGate: Number(row.gate),
+    segmentsProcessed: Number(row.segments_processed), itemsFound: Number(row.items_found), itemsVisible: Number(row.items_visible),
+    ...(row.last_run_at ? { lastRunAt: row.last_run_at } : {}), ...(row.last_error ? { lastError: row.last_error } : {}), updatedAt: row.updated_at,
+  }
+}
+
+export async function refineSession(deps: AppDeps, sessionId: string) {
+  const { db } = deps.database
+  const session = await db.selectFrom('capture_sessions').select(['id', 'conversation_id', 'started_at']).where('id', '=', sessionId).executeTakeFirst()
+  if (!session) return
+  const segments = await finalSegments(db, sessionId)
+  if (segments.length === 0) return
+  await saveRefinement(deps, db, session, 'running', {})
+  try {
+    const speakers = new Map((await listSpeakers(db, sessionId)).map((speaker) => [speaker.speaker_id, speaker.label]))
+    const result = await extractiveEngine.extract({
+      segments: segments.map((segment) => ({
+        id: segment.id, text: segment.text, startMs: segment.start_ms, endMs: segment.end_ms,
+        ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? segment.speaker_id } : {}),
+        ...(segment.language ? { language: segment.language } : {}),
+      })),
+      meetingStartedAt: session.started_at,
+    })
+    const gate = deps.config.extractionQualityGate
+    await db.transaction().execute(async (trx) => {
+      for (const item of result.items) {
+        const hidden = item.confidence < gate
+        // The key's row first: a racing run that inserted it already made (or hid) the item.
+        const claimed = await trx.insertInto('extraction_items').values({
+          session_id: sessionId, item_key: item.key, kind: item.kind, confidence: item.confidence, gate, hidden: hidden ? 1 : 0,
+          work_object_id: null, payload: JSON.stringify(item), created_at: nowIso(),
+        }).onConflict((oc) => oc.columns(['session_id', 'item_key']).doNothing()).executeTakeFirst()
+        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || hidden) continue
+        const proposal = await createProposal(deps, trx, {
+          sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
+          confidence: item.confidence, family: item.family, semanticType: item.semanticType,
+        })
+        await trx.updateTable('extraction_items').set({ work_object_id: proposal.id }).where('session_id', '=', sessionId).where('item_key', '=', item.key).execute()
+      }
+      const counts = await trx.selectFrom('extraction_items').select((eb) => [eb.fn.countAll<number>().as('found'), eb.fn.sum<number>('hidden').as('hidden')])
+        .where('session_id', '=', sessionId).executeTakeFirstOrThrow()
+      const found = Number(counts.found)
+      await saveRefinement(deps, trx, session, 'ready', { segments_processed: segments.length, items_found: found, items_visible: found - Number(counts.hidden ?? 0) })
+    })
+  } catch (error) {
+    await saveRefinement(deps, db, session, 'failed', { last_error: (error as Error).message.slice(0, 500), segments_processed: segments.length })
+    throw error
+  }
+}
