@@ -10,7 +10,7 @@ import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import './jobs.ts'
-import { presentRefinement } from './refine.ts'
+import { flagStaleWorkSets, presentRefinement, rebuildWorkSet } from './refine.ts'
 import { suggestProjects } from './suggestions.ts'
 
 export { REFINE_JOB, refineSession } from './refine.ts'
@@ -43,6 +43,28 @@ function routes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit' },
   }, (request) => suggestProjects(deps, memberOf(request).membership, request.params.sessionId, request.body.sourceSegmentIds))
+
+  app.post('/v1/sessions/:sessionId/rebuild-workset', {
+    schema: {
+      operationId: 'rebuildWorkSet', tags: [TAGS.sessions],
+      summary: 'Rebuild the session\'s work from its preserved transcript under the current quality gate: hidden items now above it are proposed, untouched proposals now below it withdrawn; accepted or edited work is never changed. Clears `needsRebuild`.',
+      params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 80 }) }),
+      response: {
+        200: Type.Object({
+          sessionId: Type.String(),
+          proposed: Type.Integer({ description: 'Items hidden before and proposed now.' }),
+          withdrawn: Type.Integer({ description: 'Untouched proposals the gate now hides.' }),
+        }),
+        ...problems(401, 403, 404, 429),
+      },
+    },
+    config: { access: 'edit' },
+  }, async (request) => {
+    const { membership } = memberOf(request)
+    const session = await deps.database.db.selectFrom('capture_sessions').select('id').where('id', '=', request.params.sessionId)
+      .where('workspace_id', '=', membership.workspaceId).executeTakeFirst() ?? notFound('session', request.params.sessionId)
+    return { sessionId: session.id, ...await rebuildWorkSet(deps, session.id) }
+  })
 
   app.get('/v1/sessions/:sessionId/work-refinement', {
     schema: {
@@ -87,5 +109,9 @@ function routes(base: FastifyInstance, deps: AppDeps) {
 }
 
 export function extractionModule(deps: AppDeps): FastifyPluginAsync {
-  return async (app) => routes(app, deps)
+  return async (app) => {
+    // Outputs made under another quality gate than today's: their work sets need a rebuild.
+    await flagStaleWorkSets(deps)
+    routes(app, deps)
+  }
 }

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../app.ts'
 import { nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { finalSegments, listSpeakers } from '../transcripts/index.ts'
-import { createProposal } from '../work/index.ts'
+import { createProposal, withdrawProposal } from '../work/index.ts'
 import { extractiveEngine } from './engine/index.ts'
 
 export const REFINE_JOB = 'extraction.refine'
@@ -78,4 +78,46 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
     await saveRefinement(deps, db, session, 'failed', { last_error: (error as Error).message.slice(0, 500), segments_processed: segments.length })
     throw error
   }
+}
+
+/**
+ * Rebuilds a session's work from its preserved transcript under the quality gate in force now:
+ * items hidden by an older, stricter gate are proposed; proposals a stricter gate now hides are
+ * withdrawn if nobody has touched them (accepted, edited or decided work is never changed); then
+ * the transcript is refined again for anything new. Clears the work set's `needsRebuild`.
+ */
+export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
+  const { db } = deps.database
+  const gate = deps.config.extractionQualityGate
+  let proposed = 0
+  let withdrawn = 0
+  await db.transaction().execute(async (trx) => {
+    const stale = await trx.selectFrom('extraction_items').selectAll().where('session_id', '=', sessionId).where('gate', '!=', gate).execute()
+    for (const row of stale) {
+      const item = JSON.parse(row.payload) as { kind: 'action'; title: string; summary: string; sourceSegmentIds: string[]; family: string; semanticType: string }
+      const visible = Number(row.confidence) >= gate
+      let workObjectId = row.work_object_id
+      if (visible && Number(row.hidden) === 1) {
+        workObjectId = (await createProposal(deps, trx, {
+          sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
+          confidence: Number(row.confidence), family: item.family, semanticType: item.semanticType,
+        })).id
+        proposed += 1
+      } else if (!visible && Number(row.hidden) === 0 && row.work_object_id) {
+        if (await withdrawProposal(deps, trx, row.work_object_id, `Below the quality gate ${gate} (confidence ${row.confidence}).`)) withdrawn += 1
+      }
+      await trx.updateTable('extraction_items').set({ gate, hidden: visible ? 0 : 1, work_object_id: workObjectId })
+        .where('session_id', '=', sessionId).where('item_key', '=', row.item_key).execute()
+    }
+    await trx.updateTable('work_sets').set({ needs_rebuild: 0 }).where('session_id', '=', sessionId).execute()
+  })
+  await refineSession(deps, sessionId)
+  return { proposed, withdrawn }
+}
+
+/** Marks the work sets whose extraction ran under another gate than the one in force (at start). */
+export async function flagStaleWorkSets(deps: AppDeps) {
+  await deps.database.db.updateTable('work_sets').set({ needs_rebuild: 1 })
+    .where('session_id', 'in', (eb) => eb.selectFrom('extraction_items').select('session_id').where('gate', '!=', deps.config.extractionQualityGate))
+    .execute()
 }

@@ -13,7 +13,7 @@ import { collaborationRoutes } from './collaboration-routes.ts'
 import { workRoutes } from './routes.ts'
 import { workSchemas } from './schemas.ts'
 
-export { createProposal, proposeRevision, type ProposalInput } from './proposals.ts'
+export { createProposal, proposeRevision, withdrawProposal, type ProposalInput } from './proposals.ts'
 export { addComment, listSessionComments, listSessionWorkObjects, type CommentAuthor } from './comments.ts'
 export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'

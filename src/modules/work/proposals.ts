@@ -85,6 +85,24 @@ export async function proposeRevision(deps: AppDeps, executor: Executor, input: 
   })
 }
 
+/**
+ * Withdraws an AI-made object that is still a pending proposal (nobody accepted, edited or
+ * decided it): the extraction rebuild does this when a stricter quality gate hides its item.
+ * Answers false, changing nothing, when a person has touched it.
+ */
+export async function withdrawProposal(deps: AppDeps, trx: Executor, workObjectId: string, note: string) {
+  const current = await repo.lockObject(trx, deps.database.dialect, workObjectId)
+  if (!current || current.proposal_state !== 'pending' || current.origin !== 'ai') return false
+  await repo.setRevisionProposalState(trx, current.current_revision_id, 'rejected')
+  const updated = await repo.updateObject(trx, current.id, { proposal_state: 'rejected', updated_at: nextTimestamp(current.updated_at) })
+  await recordChange(deps, trx, {
+    object: updated, actorId: null, event: 'workobject.proposal', data: { decision: { workObjectId: current.id, revisionId: current.current_revision_id, decision: 'reject', note } },
+    activity: [{ verb: 'withdrawn', field: 'proposal', newValue: current.current_revision_id, note }],
+    notify: [],
+  })
+  return true
+}
+
 export async function decideProposal(deps: AppDeps, caller: Caller, workObjectId: string, input: ProposalDecisionInput) {
   const me = caller.actor.accountId
   return deps.database.db.transaction().execute(async (trx) => {
