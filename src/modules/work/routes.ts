@@ -3,18 +3,24 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppDeps } from '../../app.ts'
+import { notFound } from '../../platform/http/errors.ts'
 import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { decideProposal } from './proposals.ts'
+import * as repo from './repo.ts'
 import * as schemas from './schemas.ts'
 import * as service from './service.ts'
 
 const tags = [TAGS.work]
 const WorkObjectRef = Type.Ref('WorkObject')
 
+/** work set details kept serialized per node (most recently built last; the oldest goes first) */
+const DETAIL_CACHE_SIZE = 500
+
 export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  const detailCache = new Map<string, { key: string; body: string }>()
 
   app.post('/v1/sessions/:sessionId/workobjects', {
     schema: {
@@ -108,7 +114,20 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
       params: schemas.WorkSetParams, response: { 200: schemas.WorkSetDetail, ...problems(401, 403, 404, 429) },
     },
     config: { access: 'view' },
-  }, (request) => service.getWorkSetDetail(deps, memberOf(request), request.params.workSetId))
+  }, async (request, reply) => {
+    const caller = memberOf(request)
+    const set = await repo.findWorkSet(deps.database.db, caller.membership.workspaceId, request.params.workSetId) ?? notFound('work set', request.params.workSetId)
+    // Every change to the set or its objects bumps its revision in the same transaction, so the
+    // serialized detail of a revision (with the set's own derived fields) can be served again.
+    const key = `${set.revision}|${set.session_state}|${set.needs_rebuild}|${set.takeover_state}|${set.updated_at}`
+    const cached = detailCache.get(set.id)
+    // A string is sent as is: the schema's serializer already made it (typed routes expect objects).
+    if (cached?.key === key) return reply.type('application/json; charset=utf-8').send(cached.body as never)
+    const body = reply.serialize(await service.getWorkSetDetail(deps, caller, set.id)) as string
+    if (detailCache.size >= DETAIL_CACHE_SIZE) detailCache.delete(detailCache.keys().next().value!)
+    detailCache.set(set.id, { key, body })
+    return reply.type('application/json; charset=utf-8').send(body as never)
+  })
 
   app.get('/v1/conversations/:conversationId/workset', {
     schema: {
