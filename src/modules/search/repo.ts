@@ -31,16 +31,23 @@ export async function segmentHits(database: Database, workspaceId: string, terms
     // No ORDER BY: the scan stops at the first CANDIDATES matches.
     return (await query.limit(CANDIDATES).execute()).map((row) => ({ ...row, score: 1 }))
   }
-  const words = terms.all.join(' ')
-  const tsquery = sql`plainto_tsquery('simple', ${words})`
+  const pgContains = (term: string) => (caseless(term) ? sql<boolean>`strpos(s.text, ${term}) > 0` : sql<boolean>`s.text ilike ${likePattern(term)}`)
+  if (terms.long.length === 0) {
+    // Shorter than a trigram (e.g. 预算): no index helps; the scan stops at the first candidates.
+    let query = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
+    for (const term of terms.short) query = query.where(pgContains(term))
+    return (await query.limit(CANDIDATES).execute()).map((row) => ({ ...row, score: 1 }))
+  }
+  const tsquery = sql`plainto_tsquery('simple', ${terms.long.join(' ')})`
   let query = db.selectFrom('transcript_segments as s')
     .select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')])
     .where('s.workspace_id', '=', workspaceId)
   // Whole words through the full-text index, or substrings (Chinese, word parts) through pg_trgm.
   query = query.where((eb) => eb.or([
     sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`,
-    eb.and(terms.all.map((term) => sql<boolean>`s.text ilike ${likePattern(term)}`)),
+    eb.and(terms.long.map((term) => sql<boolean>`s.text ilike ${likePattern(term)}`)),
   ]))
+  for (const term of terms.short) query = query.where(pgContains(term))
   return (await query.orderBy('score', 'desc').limit(CANDIDATES).execute()).map((row) => ({ ...row, score: Number(row.score) }))
 }
 
