@@ -39,7 +39,8 @@ export async function searchSessions(deps: AppDeps, membership: Membership, inpu
   const ranked = [...hits.values()].map((hit) => ({ ...hit, score: hit.score + Math.log1p(hit.count) })).sort((a, b) => b.score - a.score)
   if (ranked.length === 0) return { query: input.q, sessions: [] }
   const rows = await deps.database.db.selectFrom('capture_sessions').selectAll()
-    .where('workspace_id', '=', membership.workspaceId).where('id', 'in', ranked.map((hit) => hit.sessionId))
+    // The best few are enough: archived ones left out still leave `limit` in all but odd cases.
+    .where('workspace_id', '=', membership.workspaceId).where('id', 'in', ranked.slice(0, limit * 3).map((hit) => hit.sessionId))
     .where('archived_at', input.archived ? 'is not' : 'is', null).execute()
   const byId = new Map(rows.map((row) => [row.id, row]))
   const sessions: (SessionSnapshot & { search: { score: number; matchedIn: 'title' | 'transcript'; snippet: string; segmentId?: string } })[] = []
