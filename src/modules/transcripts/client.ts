@@ -10,7 +10,7 @@ import * as repo from './repo.ts'
 
 export type ClientSegment = { id?: unknown; text?: unknown; startMs?: unknown; endMs?: unknown; speakerId?: unknown; language?: unknown }
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/
+const ID = /^[A-Za-z0-9_-]{1,40}$/
 const SPEAKER = /^[A-Za-z0-9_-]{1,40}$/
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
 
@@ -19,7 +19,7 @@ function validate(data: ClientSegment) {
   if (typeof data.text !== 'string' || data.text.trim() === '' || data.text.length > 10_000) problem('data.text must be 1–10000 characters')
   if (!Number.isInteger(data.startMs) || (data.startMs as number) < 0) problem('data.startMs must be a whole number of milliseconds ≥ 0')
   if (!Number.isInteger(data.endMs) || (data.endMs as number) < (data.startMs as number)) problem('data.endMs must be a whole number ≥ startMs')
-  if (data.id !== undefined && (typeof data.id !== 'string' || !ID.test(data.id))) problem('data.id must be 1–64 letters, digits, _ or -')
+  if (data.id !== undefined && (typeof data.id !== 'string' || !ID.test(data.id))) problem('data.id must be 1–40 letters, digits, _ or -')
   if (data.speakerId !== undefined && (typeof data.speakerId !== 'string' || !SPEAKER.test(data.speakerId))) problem('data.speakerId must be 1–40 letters, digits, _ or -')
   if (data.language !== undefined && (typeof data.language !== 'string' || !LANGUAGE.test(data.language))) problem('data.language must be a BCP 47 tag')
   return {
@@ -35,7 +35,8 @@ export async function acceptClientSegment(deps: AppDeps, sessionId: string, data
   if (session.state !== 'recording' && session.state !== 'processing') {
     throw new SocketError('conflict', `The session is ${session.state}: it takes no more segments.`)
   }
-  // The client's id is scoped to the session, so two sessions may use the same one.
+  // The client's id is scoped to the session, so two sessions may use the same one (≤ 72 characters in all,
+  // within the 80 that work objects accept in sourceSegmentIds).
   const id = segment.id ? `seg_c${sessionId.slice(4)}_${segment.id}` : newId('seg')
   const now = nowIso()
   return db.transaction().execute(async (trx) => {
