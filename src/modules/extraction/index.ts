@@ -110,8 +110,10 @@ function routes(base: FastifyInstance, deps: AppDeps) {
 
 export function extractionModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    // Outputs made under another quality gate than today's: their work sets need a rebuild.
-    await flagStaleWorkSets(deps)
+    // Outputs made under another quality gate than today's: their work sets need a rebuild. Best
+    // effort and not awaited: a database that is down at start must not keep the server from
+    // starting (and answering 503 on /healthz).
+    flagStaleWorkSets(deps).catch((error: unknown) => app.log.warn({ err: error }, 'could not flag work sets made under another quality gate'))
     routes(app, deps)
   }
 }
