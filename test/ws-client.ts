@@ -32,7 +32,7 @@ export function connectSocket(url: string, headers: Record<string, string> = {})
     socket,
     messages,
     closed,
-    waitFor(predicate, timeoutMs = 5000) {
+    waitFor(predicate, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = messages.find(predicate)

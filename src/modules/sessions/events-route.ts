@@ -44,10 +44,16 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
     const presence = (state: string) => deps.events.append(deps.database.db, conversationId, 'presence', {
       accountId: actor.accountId, name: actor.name, state,
     })
-    // 'left' is appended only after 'joined' has been, so a quick disconnect cannot reorder them;
-    // a socket gone before it joined records neither.
+    // Every connection records 'joined' and, once it is gone, 'left' — always in that order, also
+    // when the client leaves before 'joined' was written.
     let joined: Promise<unknown> | undefined
     let gone = false
+    let leftRecorded = false
+    const recordLeft = () => {
+      if (leftRecorded) return
+      leftRecorded = true
+      presence('left').catch((error: unknown) => request.log.warn({ err: error }, 'could not record presence'))
+    }
     await runSocket(socket, deps.realtimeHub, {
       conversationId,
       afterSeq: request.query.afterSeq ?? 0,
@@ -70,12 +76,12 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
       },
       onClose: () => {
         gone = true
-        joined?.then(() => presence('left')).catch((error: unknown) => request.log.warn({ err: error }, 'could not record presence'))
+        joined?.then(recordLeft, () => {})
       },
     })
-    if (gone) return
     joined = presence('joined')
     await joined
+    if (gone) recordLeft()
   })
 }
 
