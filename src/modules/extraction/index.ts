@@ -9,6 +9,7 @@ import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { notFound } from '../../platform/http/errors.ts'
+import { findSessionRow } from '../sessions/index.ts'
 import './jobs.ts'
 import { flagStaleWorkSets, presentRefinement, rebuildWorkSet } from './refine.ts'
 import { suggestProjects } from './suggestions.ts'
@@ -61,8 +62,7 @@ function routes(base: FastifyInstance, deps: AppDeps) {
     config: { access: 'edit' },
   }, async (request) => {
     const { membership } = memberOf(request)
-    const session = await deps.database.db.selectFrom('capture_sessions').select('id').where('id', '=', request.params.sessionId)
-      .where('workspace_id', '=', membership.workspaceId).executeTakeFirst() ?? notFound('session', request.params.sessionId)
+    const session = await findSessionRow(deps.database.db, membership.workspaceId, request.params.sessionId) ?? notFound('session', request.params.sessionId)
     return { sessionId: session.id, ...await rebuildWorkSet(deps, session.id) }
   })
 
@@ -93,8 +93,7 @@ function routes(base: FastifyInstance, deps: AppDeps) {
   }, async (request) => {
     const { membership } = memberOf(request)
     const { db } = deps.database
-    const session = await db.selectFrom('capture_sessions').select('id').where('id', '=', request.params.sessionId)
-      .where('workspace_id', '=', membership.workspaceId).executeTakeFirst() ?? notFound('session', request.params.sessionId)
+    const session = await findSessionRow(db, membership.workspaceId, request.params.sessionId) ?? notFound('session', request.params.sessionId)
     const [row, total] = await Promise.all([
       db.selectFrom('work_refinements').selectAll().where('session_id', '=', session.id).executeTakeFirst(),
       db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', session.id).where('status', '=', 'final').executeTakeFirstOrThrow(),

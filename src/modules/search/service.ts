@@ -2,7 +2,7 @@
 // the query, best first, each with a highlighted snippet of its best-matching segment.
 import type { AppDeps } from '../../app.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
-import { presentSession, type SessionSnapshot } from '../sessions/index.ts'
+import { presentSession, toSessionRow, type SessionSnapshot } from '../sessions/index.ts'
 import { parseTerms, snippet } from './query.ts'
 import { segmentHits, titleHits } from './repo.ts'
 
@@ -49,7 +49,7 @@ export async function searchSessions(deps: AppDeps, membership: Membership, inpu
     if (!row) continue
     const best = hit.matchedIn === 'title' && hit.segmentId === undefined ? row.title : hit.text
     sessions.push({
-      ...presentSession({ ...row, chunk_count: Number(row.chunk_count), audio_bytes: Number(row.audio_bytes), last_sequence: Number(row.last_sequence) }),
+      ...presentSession(toSessionRow(row)),
       search: {
         score: Number(hit.score.toFixed(4)), matchedIn: hit.matchedIn, snippet: snippet(best, terms.all),
         ...(hit.segmentId ? { segmentId: hit.segmentId } : {}),

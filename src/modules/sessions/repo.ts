@@ -9,7 +9,7 @@ import type { Executor } from '../../platform/realtime/types.ts'
 export type SessionRow = Selectable<CaptureSessionTable>
 
 /** Counters as numbers whatever the driver hands back. */
-const toSessionRow = (row: SessionRow): SessionRow => ({
+export const toSessionRow = (row: SessionRow): SessionRow => ({
   ...row, chunk_count: Number(row.chunk_count), audio_bytes: Number(row.audio_bytes), last_sequence: Number(row.last_sequence),
 })
 

@@ -8,6 +8,7 @@ import { notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, NextCursor, PageQuery, paginate } from '../../platform/http/pagination.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
+import { findSessionRow } from '../sessions/index.ts'
 import { presentSegment, presentSpeaker } from './presenter.ts'
 import * as repo from './repo.ts'
 
@@ -52,9 +53,7 @@ export function transcriptRoutes(base: FastifyInstance, deps: AppDeps) {
   }, async (request) => {
     const { membership } = memberOf(request)
     const { sessionId } = request.params
-    const session = await deps.database.db.selectFrom('capture_sessions').select('id')
-      .where('id', '=', sessionId).where('workspace_id', '=', membership.workspaceId).executeTakeFirst()
-    if (!session) return notFound('session', sessionId)
+    if (!await findSessionRow(deps.database.db, membership.workspaceId, sessionId)) return notFound('session', sessionId)
     const limit = request.query.limit ?? 50
     const rows = await repo.listSegments(deps.database.db, sessionId, {
       after: decodeCursor(request.query.cursor, 2), limit, ...(request.query.status === 'final' ? { status: 'final' as const } : {}),
