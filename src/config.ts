@@ -45,6 +45,8 @@ export type Config = {
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined
   /** extracted items below this confidence are stored but hidden (0–1) */
   extractionQualityGate: number
+  /** `auto`: grounded-ai when a chat model is configured, else extractive */
+  extractionEngine: 'auto' | 'extractive' | 'grounded-ai'
 }
 
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
@@ -129,6 +131,8 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new Error('must be a number from 0 to 1')
     return value
   }, 0.5)
+  const extractionEngine = read('EXTRACTION_ENGINE', oneOf(['auto', 'extractive', 'grounded-ai'] as const), 'auto')
+  if (extractionEngine === 'grounded-ai' && !llm) problems.push('LLM_BASE_URL: required when EXTRACTION_ENGINE is grounded-ai')
 
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
@@ -140,7 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine,
   }
 }
 

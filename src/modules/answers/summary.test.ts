@@ -1,6 +1,5 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { chatServer } from '../../../test/chat-server.ts'
 import { eachDatabase } from '../../../test/harness.ts'
 import { createChatClient } from '../../platform/llm/chat.ts'
 import { joinWorkspace, startRecording } from '../sessions/testing.ts'
@@ -58,22 +57,10 @@ eachDatabase('transcript summary (extractive)', (h) => {
   })
 })
 
-// A chat completions server speaking OpenAI's protocol; each test sets what it answers next.
-let reply: (request: { messages: { content: string }[] }) => { status: number; content?: string } = () => ({ status: 500 })
-const llm = createServer(async (request, response) => {
-  let body = ''
-  for await (const chunk of request) body += chunk
-  const parsed = JSON.parse(body) as { model: string; messages: { content: string }[]; response_format: { type: string } }
-  const answer = request.url === '/v1/chat/completions' && parsed.response_format.type === 'json_schema' ? reply(parsed) : { status: 404 }
-  response.writeHead(answer.status, { 'content-type': 'application/json' })
-  response.end(JSON.stringify(answer.content === undefined ? { error: { message: 'no' } } : {
-    id: 'chatcmpl-1', object: 'chat.completion', model: parsed.model,
-    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer.content } }],
-  }))
-})
-beforeAll(() => new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve)))
-afterAll(() => new Promise<void>((resolve) => llm.close(() => resolve())))
-const llmUrl = () => `http://127.0.0.1:${(llm.address() as AddressInfo).port}`
+const llm = chatServer()
+beforeAll(() => llm.start())
+afterAll(() => llm.stop())
+const llmUrl = () => llm.url()
 
 eachDatabase('transcript summary (grounded-ai)', (h) => {
   it('uses the model when its citations hold, and falls back to extractive when they do not or it fails', async () => {
@@ -84,20 +71,20 @@ eachDatabase('transcript summary (grounded-ai)', (h) => {
     const ids = await seedSegments(h, session, MEETING)
     const ask = () => owner.post(`/v1/sessions/${session.id}/transcript-summary`, { segmentId: ids[2], itemText: 'Send the launch email', locale: 'en' })
 
-    reply = ({ messages }) => {
+    llm.reply = ({ messages }) => {
       expect(messages[1]!.content).toContain(`[${ids[2]}]`)
       return { status: 200, content: JSON.stringify({ status: 'answered', text: 'Dana emails customers Friday once legal approves (by Thursday).', points: [{ text: 'Dana sends it Friday', sourceSegmentIds: [ids[2]] }, { text: 'Legal approves by Thursday', sourceSegmentIds: [ids[3]] }] }) }
     }
     const grounded = (await ask()).json()
     expect(grounded).toMatchObject({ status: 'answered', generatedBy: 'grounded-ai', summary: { sourceSegmentIds: [ids[2], ids[3]] } })
 
-    reply = () => ({ status: 200, content: JSON.stringify({ status: 'answered', text: 'Invented.', points: [{ text: 'made up', sourceSegmentIds: ['seg_invented'] }] }) })
+    llm.reply = () => ({ status: 200, content: JSON.stringify({ status: 'answered', text: 'Invented.', points: [{ text: 'made up', sourceSegmentIds: ['seg_invented'] }] }) })
     expect((await ask()).json()).toMatchObject({ status: 'answered', generatedBy: 'extractive' })
-    reply = () => ({ status: 200, content: 'not json at all' })
+    llm.reply = () => ({ status: 200, content: 'not json at all' })
     expect((await ask()).json().generatedBy).toBe('extractive')
-    reply = () => ({ status: 503 })
+    llm.reply = () => ({ status: 503 })
     expect((await ask()).json().generatedBy).toBe('extractive')
-    reply = () => ({ status: 200, content: JSON.stringify({ status: 'no-evidence', text: '', points: [] }) })
+    llm.reply = () => ({ status: 200, content: JSON.stringify({ status: 'no-evidence', text: '', points: [] }) })
     expect((await ask()).json()).toMatchObject({ status: 'no-evidence', generatedBy: 'grounded-ai' })
   })
 })

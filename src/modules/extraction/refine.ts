@@ -1,23 +1,26 @@
-// Work refinement (issue 7): the extractive engine over a session's final segments; every item it
-// finds is kept (extraction_items, by the engine's stable key), and those at or above the quality
+// Work refinement (issue 7): the extraction engine (engines.ts) over a session's final segments;
+// every item it finds is kept (extraction_items, by the engine's stable key), and those at or above the quality
 // gate arrive in the work set as proposals a person accepts or rejects. Runs while recording (after
 // new final segments) and once more when the session ends, before it is `ready`. A key already
-// seen is never proposed again, also when two runs race (the key's row decides).
+// seen is never proposed again, also when two runs race (the key's row decides). The run's clarify
+// items and relations are stored with the work objects they name.
 import type { AppDeps } from '../../app.ts'
 import { nowIso } from '../../platform/ids.ts'
+import { workModel } from '../../platform/llm/chat.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { finalSegments, listSpeakers } from '../transcripts/index.ts'
-import { createProposal, withdrawProposal } from '../work/index.ts'
-import { extractiveEngine } from './engine/index.ts'
+import { createProposal, deriveTakeover, recordFollowups, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
+import type { ExtractedItem, ExtractionResult } from './engine/index.ts'
+import { runEngine } from './engines.ts'
 
 export const REFINE_JOB = 'extraction.refine'
 
 type Counts = { segments_processed: number; items_found: number; items_visible: number }
 
-async function saveRefinement(deps: AppDeps, executor: Executor, session: { id: string; conversation_id: string }, state: 'running' | 'ready' | 'failed', values: Partial<Counts> & { last_error?: string | null }) {
+async function saveRefinement(deps: AppDeps, executor: Executor, session: { id: string; conversation_id: string }, state: 'running' | 'ready' | 'failed', values: Partial<Counts> & { last_error?: string | null; engine?: string }) {
   const now = nowIso()
   const row = {
-    session_id: session.id, state, engine: extractiveEngine.name, gate: deps.config.extractionQualityGate,
+    session_id: session.id, state, engine: values.engine ?? (workModel(deps) ? 'grounded-ai' : 'extractive'), gate: deps.config.extractionQualityGate,
     segments_processed: values.segments_processed ?? 0, items_found: values.items_found ?? 0, items_visible: values.items_visible ?? 0,
     last_error: values.last_error ?? null, last_run_at: state === 'running' ? null : now, updated_at: now,
   }
@@ -45,7 +48,7 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
   await saveRefinement(deps, db, session, 'running', {})
   try {
     const speakers = new Map((await listSpeakers(db, sessionId)).map((speaker) => [speaker.speaker_id, speaker.label]))
-    const result = await extractiveEngine.extract({
+    const run = await runEngine(deps, {
       segments: segments.map((segment) => ({
         id: segment.id, text: segment.text, startMs: segment.start_ms, endMs: segment.end_ms,
         ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? segment.speaker_id } : {}),
@@ -53,31 +56,69 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
       })),
       meetingStartedAt: session.started_at,
     })
-    const gate = deps.config.extractionQualityGate
     await db.transaction().execute(async (trx) => {
-      for (const item of result.items) {
-        const hidden = item.confidence < gate
-        // The key's row first: a racing run that inserted it already made (or hid) the item.
-        const claimed = await trx.insertInto('extraction_items').values({
-          session_id: sessionId, item_key: item.key, kind: item.kind, confidence: item.confidence, gate, hidden: hidden ? 1 : 0,
-          work_object_id: null, payload: JSON.stringify(item), created_at: nowIso(),
-        }).onConflict((oc) => oc.columns(['session_id', 'item_key']).doNothing()).executeTakeFirst()
-        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || hidden) continue
-        const proposal = await createProposal(deps, trx, {
-          sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
-          confidence: item.confidence, family: item.family, semanticType: item.semanticType,
-        })
-        await trx.updateTable('extraction_items').set({ work_object_id: proposal.id }).where('session_id', '=', sessionId).where('item_key', '=', item.key).execute()
-      }
+      await proposeItems(deps, trx, sessionId, run.result.items)
+      await recordFollowups(deps, trx, sessionId, await followupsOf(trx, sessionId, run.result))
       const counts = await trx.selectFrom('extraction_items').select((eb) => [eb.fn.countAll<number>().as('found'), eb.fn.sum<number>('hidden').as('hidden')])
         .where('session_id', '=', sessionId).executeTakeFirstOrThrow()
       const found = Number(counts.found)
-      await saveRefinement(deps, trx, session, 'ready', { segments_processed: segments.length, items_found: found, items_visible: found - Number(counts.hidden ?? 0) })
+      await saveRefinement(deps, trx, session, 'ready', {
+        engine: run.engine, last_error: run.fallbackReason ?? null,
+        segments_processed: segments.length, items_found: found, items_visible: found - Number(counts.hidden ?? 0),
+      })
     })
   } catch (error) {
     await saveRefinement(deps, db, session, 'failed', { last_error: (error as Error).message.slice(0, 500), segments_processed: segments.length })
     throw error
   }
+}
+
+type StoredItem = { item_key: string; kind: string; work_object_id: string | null; payload: string }
+const engineOfKey = (key: string) => (key.startsWith('ai:') ? 'grounded-ai' : 'extractive')
+
+/**
+ * Stores each item by its key and proposes those at or above the gate. A key already stored was
+ * handled by an earlier (or racing) run. An item of one engine citing a segment that an item of
+ * the same kind from the other engine already cites is the same work found again (a grounded-ai
+ * run that fell back to extractive): it is stored, linked to that work object, and not proposed.
+ */
+async function proposeItems(deps: AppDeps, trx: Executor, sessionId: string, items: ExtractedItem[]) {
+  const gate = deps.config.extractionQualityGate
+  const stored: StoredItem[] = await trx.selectFrom('extraction_items').select(['item_key', 'kind', 'work_object_id', 'payload']).where('session_id', '=', sessionId).execute()
+  const sameWork = (item: ExtractedItem) => stored.find((row) => row.kind === item.kind && engineOfKey(row.item_key) !== engineOfKey(item.key)
+    && (JSON.parse(row.payload) as ExtractedItem).sourceSegmentIds.some((id) => item.sourceSegmentIds.includes(id)))
+  for (const item of items) {
+    const hidden = item.confidence < gate
+    const twin = sameWork(item)
+    const claimed = await trx.insertInto('extraction_items').values({
+      session_id: sessionId, item_key: item.key, kind: item.kind, confidence: item.confidence, gate, hidden: hidden ? 1 : 0,
+      work_object_id: twin?.work_object_id ?? null, payload: JSON.stringify(item), created_at: nowIso(),
+    }).onConflict((oc) => oc.columns(['session_id', 'item_key']).doNothing()).executeTakeFirst()
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || hidden || twin) continue
+    const proposal = await createProposal(deps, trx, {
+      sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
+      confidence: item.confidence, family: item.family, semanticType: item.semanticType,
+      ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
+    })
+    await trx.updateTable('extraction_items').set({ work_object_id: proposal.id }).where('session_id', '=', sessionId).where('item_key', '=', item.key).execute()
+    stored.push({ item_key: item.key, kind: item.kind, work_object_id: proposal.id, payload: JSON.stringify(item) })
+  }
+}
+
+/** The run's clarify items and relations whose items all became work objects (hidden items have none). */
+async function followupsOf(trx: Executor, sessionId: string, result: ExtractionResult) {
+  const rows = await trx.selectFrom('extraction_items').select(['item_key', 'work_object_id']).where('session_id', '=', sessionId).execute()
+  const objectOf = new Map(rows.filter((row) => row.work_object_id !== null).map((row) => [row.item_key, row.work_object_id!]))
+  const clarifications: RaisedClarification[] = result.clarifications.flatMap((clarification) => {
+    const ids = clarification.itemKeys.map((key) => objectOf.get(key))
+    if (ids.some((id) => id === undefined)) return []
+    return [{ key: clarification.key, kind: clarification.kind, question: clarification.question, workObjectIds: [...new Set(ids as string[])], sourceSegmentIds: clarification.sourceSegmentIds }]
+  })
+  const relations: ProposedRelation[] = result.relations.flatMap((relation) => {
+    const [from, to] = [objectOf.get(relation.fromKey), objectOf.get(relation.toKey)]
+    return from && to && from !== to ? [{ key: relation.key, type: relation.type, fromObjectId: from, toObjectId: to, confidence: relation.confidence }] : []
+  })
+  return { clarifications, relations }
 }
 
 /**
@@ -94,13 +135,14 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
   await db.transaction().execute(async (trx) => {
     const stale = await trx.selectFrom('extraction_items').selectAll().where('session_id', '=', sessionId).where('gate', '!=', gate).execute()
     for (const row of stale) {
-      const item = JSON.parse(row.payload) as { kind: 'action'; title: string; summary: string; sourceSegmentIds: string[]; family: string; semanticType: string }
+      const item = JSON.parse(row.payload) as ExtractedItem
       const visible = Number(row.confidence) >= gate
       let workObjectId = row.work_object_id
       if (visible && Number(row.hidden) === 1) {
         workObjectId = (await createProposal(deps, trx, {
           sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
           confidence: Number(row.confidence), family: item.family, semanticType: item.semanticType,
+          ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
         })).id
         proposed += 1
       } else if (!visible && Number(row.hidden) === 0 && row.work_object_id) {
@@ -112,6 +154,9 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
     await trx.updateTable('work_sets').set({ needs_rebuild: 0 }).where('session_id', '=', sessionId).execute()
   })
   await refineSession(deps, sessionId)
+  // After the meeting, the takeover summary follows the rebuilt work (a new one, pinned to now).
+  const session = await db.selectFrom('capture_sessions').select('state').where('id', '=', sessionId).executeTakeFirst()
+  if (session && session.state !== 'recording' && session.state !== 'processing') await deriveTakeover(deps, sessionId)
   return { proposed, withdrawn }
 }
 

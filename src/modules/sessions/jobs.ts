@@ -1,9 +1,11 @@
 // Background work of capture sessions. Processing transcribes what remains of the audio (with the
 // configured engine; with client-side recognition there is nothing to do) and moves the session
-// from `processing` to `ready` once the transcript's work items are proposed (extraction). A job that keeps failing marks it `failed` with the last error.
+// from `processing` to `ready` once the transcript's work items are proposed (extraction) and the
+// takeover summary is derived. A job that keeps failing marks it `failed` with the last error.
 import { defineJob } from '../../platform/jobs/index.ts'
 import { refineSession } from '../extraction/refine.ts'
 import { transcribeSession } from '../transcripts/index.ts'
+import { deriveTakeover } from '../work/index.ts'
 import { finishProcessing, PROCESS_SESSION_JOB } from './service.ts'
 
 export type ProcessSessionPayload = { sessionId: string }
@@ -17,6 +19,8 @@ export const processSessionJob = defineJob<ProcessSessionPayload>({
     // The meeting's work is in the work set (as proposals) by the time the session is ready.
     // A failed extraction is recorded on the refinement (and can be rebuilt); the recording is still ready.
     await refineSession(deps, sessionId).catch((error: unknown) => log.warn({ err: error, sessionId }, 'extraction failed'))
+    // Then the takeover summary (its own failure is stored as takeoverState failed, with a retry).
+    await deriveTakeover(deps, sessionId).catch((error: unknown) => log.warn({ err: error, sessionId }, 'takeover summary failed'))
     await finishProcessing(deps, deps.database.db, sessionId, {})
   },
   async onDead({ sessionId }, error, { deps, executor }) {

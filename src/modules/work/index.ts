@@ -6,22 +6,29 @@
 //   of an existing object, pending until a person accepts it;
 // - addComment(deps, executor, {workObjectId, body, author: {accountId} | {shareId, displayName}, sessionId?}):
 //   comments made through a share link appear in the object's comments;
-// - listSessionComments(deps, sessionId), listSessionWorkObjects(deps, sessionId): what the share view shows.
+// - listSessionComments(deps, sessionId), listSessionWorkObjects(deps, sessionId): what the share view shows;
+// - recordFollowups(deps, trx, sessionId, {clarifications, relations}): what an extraction run raised;
+// - deriveTakeover(deps, sessionId): the takeover summary after the meeting.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../app.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
 import { workRoutes } from './routes.ts'
+import { followupSchemas } from './followup-schemas.ts'
 import { workSchemas } from './schemas.ts'
+import { worksetRoutes } from './workset-routes.ts'
 
 export { createProposal, proposeRevision, withdrawProposal, type ProposalInput } from './proposals.ts'
 export { addComment, listSessionComments, listSessionWorkObjects, type CommentAuthor } from './comments.ts'
 export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'
+export { recordFollowups, type ProposedRelation, type RaisedClarification } from './followups.ts'
+export { deriveTakeover } from './takeover.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    for (const schema of workSchemas) app.addSchema(schema)
+    for (const schema of [...workSchemas, ...followupSchemas]) app.addSchema(schema)
     workRoutes(app, deps)
     collaborationRoutes(app, deps)
+    worksetRoutes(app, deps)
   }
 }

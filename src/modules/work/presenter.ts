@@ -9,10 +9,11 @@ const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in 
 export const takeoverStateOf = (row: WorkSetRow): TakeoverState =>
   row.takeover_state ?? (row.session_state === 'recording' || row.session_state === 'processing' ? 'pending' : 'empty')
 
-export function presentWorkSet(row: WorkSetRow) {
+/** The set; `takeoverState` as the takeover's reader sees it (takeover.ts) when given, else as stored. */
+export function presentWorkSet(row: WorkSetRow, takeoverState: TakeoverState = takeoverStateOf(row)) {
   return {
     id: row.id, sessionId: row.session_id, conversationId: row.conversation_id, revision: row.revision,
-    takeoverState: takeoverStateOf(row), needsRebuild: row.needs_rebuild === 1, createdAt: row.created_at, updatedAt: row.updated_at,
+    takeoverState, needsRebuild: row.needs_rebuild === 1, createdAt: row.created_at, updatedAt: row.updated_at,
   }
 }
 
@@ -33,6 +34,8 @@ export function presentWorkObject(row: WorkObjectRow) {
     sourceSegmentIds: JSON.parse(row.source_segment_ids) as string[],
     origin: row.origin,
     ...opt('confidence', row.confidence),
+    ...opt('suggestedOwnerName', row.owner_hint),
+    ...opt('dueDate', row.due_date),
     ...proposalOf(row),
     stage: row.stage,
     responsibility: { state: row.responsibility_state, ...opt('blockedReason', row.blocked_reason), updatedAt: row.responsibility_updated_at },

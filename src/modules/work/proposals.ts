@@ -28,6 +28,9 @@ export type ProposalInput = {
   family?: string
   semanticType?: string
   nextStep?: string
+  /** who takes it and by when, as the engine heard them */
+  ownerHint?: string
+  dueDate?: string
 }
 
 /**
@@ -47,6 +50,7 @@ export async function createProposal(deps: AppDeps, executor: Executor, input: P
       kind: input.kind, family: semantics.family, semanticType: semantics.semanticType,
       content: normalizeContent({ title: input.title, summary: input.summary ?? null }), sourceSegmentIds,
       nextStep: input.nextStep ?? null, targetProjectId: null, origin: 'ai', confidence: input.confidence, createdBy: null,
+      ownerHint: input.ownerHint ?? null, dueDate: input.dueDate ?? null,
     })
     return present.presentWorkObject(object)
   })

@@ -48,6 +48,12 @@ export async function listConversationWorkSets(db: Executor, workspaceId: string
   return rows.map(toSet)
 }
 
+/** The session's work set with its row locked until the transaction ends (PostgreSQL; SQLite serialises writers). */
+export async function lockWorkSetOfSession(db: Executor, dialect: DialectName, sessionId: string) {
+  const locked = await forUpdate(dialect, db.selectFrom('work_sets').select('id').where('session_id', '=', sessionId)).executeTakeFirst()
+  return locked ? findWorkSetOfSession(db, sessionId) : undefined
+}
+
 /** Inserts the session's work set unless it exists (two first captures at once keep one). */
 export async function insertWorkSet(db: Executor, row: Insertable<WorkSetTable>) {
   await db.insertInto('work_sets').values(row).onConflict((oc) => oc.column('session_id').doNothing()).execute()
@@ -206,6 +212,24 @@ export async function memberPermission(db: Executor, workspaceId: string, accoun
 export async function accountName(db: Executor, accountId: string) {
   const row = await db.selectFrom('auth_user').select(['name', 'email']).where('id', '=', accountId).executeTakeFirst()
   return row ? (row.name || row.email) : 'Someone'
+}
+
+/** Action items per set that are not rejected or withdrawn proposals. */
+export async function countRealActions(db: Executor, workSetIds: string[]): Promise<Map<string, number>> {
+  if (workSetIds.length === 0) return new Map()
+  const rows = await db.selectFrom('work_objects').select((eb) => ['work_set_id', eb.fn.countAll<number>().as('n')])
+    .where('work_set_id', 'in', workSetIds).where('kind', '=', 'action')
+    .where((eb) => eb.or([eb('proposal_state', 'is', null), eb('proposal_state', 'not in', ['rejected', 'superseded'])]))
+    .groupBy('work_set_id').execute()
+  return new Map(rows.map((row) => [row.work_set_id, Number(row.n)]))
+}
+
+/** Display names (name, else email) of accounts by id. */
+export async function accountNames(db: Executor, accountIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(accountIds)]
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('auth_user').select(['id', 'name', 'email']).where('id', 'in', ids).execute()
+  return new Map(rows.map((row) => [row.id, row.name || row.email]))
 }
 
 export type { Tables }

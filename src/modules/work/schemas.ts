@@ -5,7 +5,7 @@ import { FAMILIES, SEMANTIC_TYPES } from './policy.ts'
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = Type.String({ minLength: 1, maxLength: 80 })
 /** A string enum with its static type kept (a Union built from a mapped array would type as never). */
-const literals = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+export const literals = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 
 export const Kind = literals(['outcome', 'decision', 'action', 'question', 'reference'] as const, {
@@ -36,6 +36,8 @@ export const WorkObject = Type.Object({
   sourceSegmentIds: Type.Array(Type.String()),
   origin: literals(['person', 'ai'] as const),
   confidence: Type.Optional(Type.Number()),
+  suggestedOwnerName: Type.Optional(Type.String({ description: 'Who takes it, as the extraction engine heard it; a person assigns the account (ownerId).' })),
+  dueDate: Type.Optional(Type.String({ format: 'date', description: 'By when, as said in the meeting (local date).' })),
   proposal: Type.Optional(Type.Object({
     state: literals(['pending', 'accepted', 'rejected'] as const),
     kind: literals(['object', 'revision'] as const, { description: 'object: the AI proposed the object; revision: an AI revision awaits a decision.' }),
@@ -120,6 +122,13 @@ export const WorkSetDetail = Type.Object({
   actions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'ActionV2[]; empty until actions exist.' }),
   executions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'ExecutionV2[]; empty until executions exist.' }),
   needsRebuild: Type.Boolean(),
+  takeoverState: literals(['pending', 'ready', 'failed', 'empty'] as const),
+  takeoverSummary: Type.Optional(Type.Ref('TakeoverSummary', { description: 'The latest non-superseded takeover summary; omitted when the set has no real action items.' })),
+  takeoverFailure: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String(), at: Type.String({ format: 'date-time' }) }, {
+    description: 'When takeoverState is failed: why. PATCH /v1/sessions/{id}/workset with `takeover.retry` derives it again.',
+  })),
+  clarifications: Type.Array(Type.Ref('WorkClarification'), { description: 'Clarify items raised by the extraction, open and settled.' }),
+  relations: Type.Array(Type.Ref('WorkRelation'), { description: 'Relations between the listed work objects, proposed and decided.' }),
 })
 
 export const ActivityEntry = Type.Object({

@@ -15,6 +15,8 @@ import { canMoveStage, isOwnerOrManager, resolveSemantics } from './policy.ts'
 import * as present from './presenter.ts'
 import { nextTimestamp, recordChange, sameInstant } from './record.ts'
 import * as repo from './repo.ts'
+import { listSetClarifications, listSetRelations, presentClarification, presentRelation } from './followups.ts'
+import { isRealAction, latestTakeover, listedTakeoverState, takeoverView } from './takeover.ts'
 import type { AssignmentInput, CreateWorkObjectInput, EditWorkObjectInput, ResponsibilityInput, StageInput } from './schemas.ts'
 
 export type Caller = { actor: { accountId: string }; membership: Membership }
@@ -42,7 +44,7 @@ export const staleRevision = (object: repo.WorkObjectRow, detail = 'The work obj
   new AppError('stale_revision', detail, { extra: { currentRevisionId: object.current_revision_id, currentRevisionHash: object.revision_hash } })
 
 /** The session's work set, created with its first work object (two first captures at once keep one). */
-async function ensureWorkSet(trx: Executor, session: SessionRow) {
+export async function ensureWorkSet(trx: Executor, session: SessionRow) {
   const existing = await repo.findWorkSetOfSession(trx, session.id)
   if (existing) return existing
   const now = nowIso()
@@ -56,6 +58,7 @@ async function ensureWorkSet(trx: Executor, session: SessionRow) {
 export type NewObject = {
   kind: WorkKind; family: string; semanticType: string; content: WorkContent; sourceSegmentIds: string[]
   nextStep: string | null; targetProjectId: string | null; origin: 'person' | 'ai'; confidence: number | null; createdBy: string | null
+  ownerHint?: string | null; dueDate?: string | null
 }
 
 /** Inserts an object with its first revision and its first (open) review task, and records it. */
@@ -71,6 +74,7 @@ export async function insertNewObject(deps: AppDeps, trx: Executor, session: Ses
     kind: input.kind, family: input.family, semantic_type: input.semanticType, title: input.content.title, summary: input.content.summary,
     next_step: input.nextStep, target_project_id: input.targetProjectId, source_segment_ids: JSON.stringify(input.sourceSegmentIds),
     origin: input.origin, confidence: input.confidence, proposal_state: input.origin === 'ai' ? 'pending' : null, pending_revision_id: null,
+    owner_hint: input.ownerHint ?? null, due_date: input.dueDate ?? null,
     current_revision_id: revisionId, revision_hash: hash, revision_number: 1, stage: 'captured',
     responsibility_state: 'todo', blocked_reason: null, responsibility_updated_at: now, owner_account_id: null, reviewer_account_id: null,
     current_review_id: reviewId, created_by: input.createdBy, created_at: now, updated_at: now,
@@ -148,17 +152,22 @@ export async function listActivity(deps: AppDeps, caller: Caller, workObjectId: 
 export async function getWorkSetDetail(deps: AppDeps, caller: Caller, workSetId: string) {
   const db = deps.database.db
   const set = await repo.findWorkSet(db, caller.membership.workspaceId, workSetId) ?? notFound('work set', workSetId)
-  const [objects, revisions, reviews] = await Promise.all([
+  const [objects, revisions, reviews, clarifications, relations, latest] = await Promise.all([
     repo.listSetObjects(db, set.id), repo.listSetRevisions(db, set.id), repo.listSetReviews(db, set.id),
+    listSetClarifications(db, set.id), listSetRelations(db, set.id), latestTakeover(db, set.id),
   ])
   const visible = new Set(objects.map((object) => object.id))
+  const takeover = takeoverView(set, latest, objects.filter(isRealAction).length)
   return {
-    workSet: present.presentWorkSet(set),
+    workSet: present.presentWorkSet(set, takeover.takeoverState),
     workObjects: objects.map(present.presentWorkObject),
     revisions: revisions.filter((row) => visible.has(row.work_object_id)).map(present.presentRevision),
     reviewTasks: reviews.filter((row) => visible.has(row.work_object_id)).map(present.presentReview),
     actions: [], executions: [],
     needsRebuild: set.needs_rebuild === 1,
+    ...takeover,
+    clarifications: clarifications.map(presentClarification),
+    relations: relations.filter((row) => visible.has(row.from_object_id) && visible.has(row.to_object_id)).map(presentRelation),
   }
 }
 
@@ -168,7 +177,8 @@ export async function listConversationWorkSets(deps: AppDeps, caller: Caller, co
     .where('id', '=', conversationId).where('workspace_id', '=', caller.membership.workspaceId).executeTakeFirst()
   if (!conversation) notFound('conversation', conversationId)
   const sets = await repo.listConversationWorkSets(db, caller.membership.workspaceId, conversationId)
-  return { conversationId, workSets: sets.map(present.presentWorkSet) }
+  const actions = await repo.countRealActions(db, sets.map((set) => set.id))
+  return { conversationId, workSets: sets.map((set) => present.presentWorkSet(set, listedTakeoverState(set, actions.get(set.id) ?? 0))) }
 }
 
 // ---- changes ----

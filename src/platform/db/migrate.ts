@@ -13,6 +13,7 @@ import { search } from './migrations/0007_search.ts'
 import { work } from './migrations/0008_work.ts'
 import { shares } from './migrations/0009_shares.ts'
 import { extraction } from './migrations/0010_extraction.ts'
+import { followups } from './migrations/0011_followups.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -25,6 +26,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0008_work': work,
   '0009_shares': shares,
   '0010_extraction': extraction,
+  '0011_followups': followups,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

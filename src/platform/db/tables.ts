@@ -320,6 +320,70 @@ export type WorkSetTable = {
   updated_at: string
 }
 
+export type ClarificationStatus = 'open' | 'confirmed' | 'deferred' | 'dismissed' | 'obsolete'
+export type WorkClarificationTable = {
+  id: string
+  work_set_id: string
+  session_id: string
+  clarify_key: string
+  kind: string
+  question: string
+  /** JSON text: the work objects it asks about */
+  work_object_ids: string
+  /** JSON text: segment ids */
+  source_segment_ids: string
+  status: ClarificationStatus
+  answer: string | null
+  resolved_by: string | null
+  resolved_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type RelationStatus = 'proposed' | 'confirmed' | 'rejected'
+export type WorkRelationTable = {
+  id: string
+  work_set_id: string
+  session_id: string
+  relation_key: string
+  type: 'duplicate-of' | 'depends-on' | 'supersedes'
+  from_object_id: string
+  to_object_id: string
+  confidence: number
+  status: RelationStatus
+  decided_by: string | null
+  decided_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type TakeoverSummaryTable = {
+  id: string
+  work_set_id: string
+  work_set_revision: number
+  state: 'ready' | 'failed' | 'empty'
+  generated_by: 'extractive' | 'grounded-ai'
+  action_items: number
+  /** JSON text: the summary's blocks (ready only) */
+  content: string | null
+  error: string | null
+  superseded_by: string | null
+  created_at: string
+}
+
+export type WorkSetActionTable = {
+  work_set_id: string
+  idempotency_key: string
+  action: string
+  fingerprint: string
+  state: 'in-flight' | 'completed'
+  /** JSON text: the answer replayed for the key */
+  response: string | null
+  actor_account_id: string
+  created_at: string
+  completed_at: string | null
+}
+
 export type WorkObjectTable = {
   id: string
   workspace_id: string
@@ -338,6 +402,10 @@ export type WorkObjectTable = {
   origin: 'person' | 'ai'
   confidence: number | null
   proposal_state: ProposalState | null
+  /** the owner's name as the engine heard it, until a person assigns an account */
+  owner_hint: string | null
+  /** YYYY-MM-DD, local to the meeting */
+  due_date: string | null
   pending_revision_id: string | null
   current_revision_id: string
   revision_hash: string
@@ -467,6 +535,10 @@ export type Tables = {
   work_refinements: WorkRefinementTable
   extraction_items: ExtractionItemTable
   work_sets: WorkSetTable
+  work_clarifications: WorkClarificationTable
+  work_relations: WorkRelationTable
+  takeover_summaries: TakeoverSummaryTable
+  workset_actions: WorkSetActionTable
   work_objects: WorkObjectTable
   work_revisions: WorkRevisionTable
   review_tasks: ReviewTaskTable

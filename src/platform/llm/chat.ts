@@ -49,3 +49,7 @@ export function createChatClient(options: { baseUrl: string; apiKey?: string; mo
     },
   }
 }
+
+/** The chat model that work extraction and the takeover brief use: none when EXTRACTION_ENGINE is extractive. */
+export const workModel = (deps: { config: { extractionEngine: string }; llm: ChatClient | undefined }) =>
+  (deps.config.extractionEngine === 'extractive' ? undefined : deps.llm)
