@@ -179,6 +179,8 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
     const ids = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
     return { payload: { sourceSegmentIds: ids } }
   },
+  // The union's variants need ids of clarify items or relations; the takeover action needs none.
+  'PATCH /v1/sessions/:sessionId/workset': async () => ({ payload: { action: 'takeover.refresh', idempotencyKey: 'tenancy-check' } }),
 }
 
 type JsonSchema = {

@@ -2,8 +2,10 @@
 // chunks of three seconds are uploaded over HTTP while a WebSocket watches the conversation; the
 // session ends; the stored transcript has the words (≤ 30 % word error rate), two distinct
 // speakers and turn start times within 0.5 s, the socket saw partials become finals, and the
-// action said in the meeting is waiting in the work set as a proposal citing its segment.
+// action and the decision said in the meeting are waiting in the work set as proposals citing
+// their segments, with the takeover summary — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { databaseKinds } from '../databases.ts'
 import { encode, hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, wordErrorRate } from '../speech.ts'
 import { connectSocket } from '../ws-client.ts'
 import { signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from './server.ts'
@@ -12,15 +14,15 @@ const MEETING = [
   { voice: 'rms' as const, text: 'The new version is ready and the tests are passing.' },
   { voice: 'slt' as const, text: 'Good morning everyone. Let us look at the plan for this week.' },
   { voice: 'rms' as const, text: 'I will send the report to the team by Friday.' },
-  { voice: 'slt' as const, text: 'Thank you. We will ship it next week.' },
+  { voice: 'slt' as const, text: 'Thank you. We decided to move the launch to next week.' },
 ]
 
-describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg))('transcription through the real server', () => {
+describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg)).each(databaseKinds)('transcription through the real server [%s]', (kind) => {
   let mail: MailCatcher
   let server: RunningServer
   beforeAll(async () => {
     mail = await startMailCatcher()
-    server = await startServer('sqlite', { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
+    server = await startServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
   })
   afterAll(async () => {
     await server?.stop()
@@ -75,12 +77,21 @@ describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg))('transcription thro
     // Extraction ran before `ready`: the action said in turn 3 is a proposal citing that turn's segment.
     const sets = await (await fetch(`${server.baseUrl}/v1/conversations/${(session as unknown as { conversationId: string }).conversationId}/workset`, { headers: { cookie } })).json() as { workSets: { id: string }[] }
     const detail = await (await fetch(`${server.baseUrl}/v1/worksets/${sets.workSets[0]!.id}`, { headers: { cookie } })).json() as {
-      workObjects: { kind: string; title: string; sourceSegmentIds: string[]; proposal?: { state: string } }[]
+      workObjects: { id: string; kind: string; title: string; sourceSegmentIds: string[]; proposal?: { state: string } }[]
+      takeoverState: string; takeoverSummary?: { blocks: { type: string; items: { workObjectId?: string }[] }[] }
     }
     const action = detail.workObjects.find((object) => object.kind === 'action' && object.title.toLowerCase().includes('report'))
     expect(action, JSON.stringify(detail.workObjects.map((object) => [object.kind, object.title]))).toBeDefined()
     expect(action!.sourceSegmentIds).toContain(transcript.segments[2]!.id)
     expect(action!.proposal?.state).toBe('pending')
+    // …and the decision of turn 4 ("we decided to move the launch"), citing that turn.
+    const decision = detail.workObjects.find((object) => object.kind === 'decision' && object.sourceSegmentIds.includes(transcript.segments[3]!.id))
+    expect(decision, JSON.stringify(detail.workObjects.map((object) => [object.kind, object.title]))).toBeDefined()
+    expect(decision!.title.toLowerCase()).toContain('decided to move')
+    expect(decision!.proposal?.state).toBe('pending')
+    // The takeover summary was derived before `ready` and lists the action.
+    expect(detail.takeoverState).toBe('ready')
+    expect(detail.takeoverSummary!.blocks.find((block) => block.type === 'actions')!.items.map((item) => item.workObjectId)).toContain(action!.id)
     expect(socket.messages.some((message) => message.type === 'refinement.updated')).toBe(true)
     await socket.close()
   }, 180_000)

@@ -62,7 +62,19 @@ export async function recordFollowups(deps: AppDeps, trx: Executor, sessionId: s
   if (!set) return 0
   const now = nowIso()
   let changed = 0
+  // One question per subject: a clarify item about the same objects (another engine's key for the
+  // same question) counts as raised again rather than being asked twice.
+  const existing = await trx.selectFrom('work_clarifications').selectAll().where('session_id', '=', sessionId).execute()
+  const subject = (kind: string, ids: string[]) => `${kind}|${[...ids].sort().join(',')}`
+  const bySubject = new Map(existing.map((row) => [subject(row.kind, JSON.parse(row.work_object_ids) as string[]), row]))
+  const raised = new Set<string>()
   for (const item of found.clarifications) {
+    const same = bySubject.get(subject(item.kind, item.workObjectIds))
+    if (same && same.clarify_key !== item.key) {
+      raised.add(same.clarify_key)
+      continue
+    }
+    raised.add(item.key)
     const inserted = await trx.insertInto('work_clarifications').values({
       id: newId('clr'), work_set_id: set.id, session_id: sessionId, clarify_key: item.key, kind: item.kind, question: item.question,
       work_object_ids: JSON.stringify(item.workObjectIds), source_segment_ids: JSON.stringify(item.sourceSegmentIds),
@@ -73,9 +85,7 @@ export async function recordFollowups(deps: AppDeps, trx: Executor, sessionId: s
       await deps.events.append(trx, set.conversation_id, 'workset.clarification', { action: 'raised', clarification: presentClarification(inserted) })
     }
   }
-  const raised = new Set(found.clarifications.map((item) => item.key))
-  const open = await trx.selectFrom('work_clarifications').selectAll().where('session_id', '=', sessionId).where('status', '=', 'open').execute()
-  for (const row of open.filter((candidate) => !raised.has(candidate.clarify_key))) {
+  for (const row of existing.filter((candidate) => candidate.status === 'open' && !raised.has(candidate.clarify_key))) {
     const updated = await trx.updateTable('work_clarifications').set({ status: 'obsolete', updated_at: now })
       .where('id', '=', row.id).where('status', '=', 'open').returningAll().executeTakeFirst()
     if (!updated) continue
