@@ -1,6 +1,7 @@
 // The work story end to end against the real server process: capture an action, edit it, claim
 // it, move it to executing, designate a reviewer and request review, get changes requested,
-// revise, get approved, move to accepted — watching the work channel and the notifications.
+// revise, get approved, move to accepted — watching the work channel, the notifications and the
+// reviewer's realtime inbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds } from '../databases.ts'
 import { connectSocket, type TestSocket } from '../ws-client.ts'
@@ -47,6 +48,9 @@ describe.each(databaseKinds)('the work story against the real server [%s]', (kin
     const doer = await colleague(manager, 'doer')
     const reviewer = await colleague(manager, 'reviewer')
 
+    // The reviewer's realtime inbox: notifications are pushed as they commit.
+    const inbox = connectSocket(`${server.baseUrl.replace(/^http/, 'ws')}/v1/collaboration/notifications/events`, { cookie: reviewer.cookie, origin: server.baseUrl })
+    await inbox.waitFor((message) => message.type === 'hello')
     const session = await call('POST', '/v1/sessions', manager, { captureMode: 'microphone' })
     socket = connectSocket(session.workWebsocketURL, { cookie: manager, origin: server.baseUrl })
     await socket.waitFor((message) => message.type === 'hello')
@@ -74,6 +78,9 @@ describe.each(databaseKinds)('the work story against the real server [%s]', (kin
     await seen('workobject.review', (data) => data.review.state === 'requested')
     const reviewerNews = await call('GET', '/v1/collaboration/notifications', reviewer.cookie)
     expect(reviewerNews.notifications.map((n: { kind: string }) => n.kind)).toEqual(expect.arrayContaining(['review.assigned', 'review.requested']))
+    const pushed = await inbox.waitFor((message) => message.type === 'notification.created' && message.data.notification.kind === 'review.requested')
+    expect(pushed.data.notification.id).toBe(reviewerNews.notifications.find((n: { kind: string }) => n.kind === 'review.requested').id)
+    await inbox.close()
 
     const changes = await call('POST', `/v1/reviews/${object.reviewId}/decisions`, reviewer.cookie, {
       revisionId: object.revisionId, decision: 'changes-requested', note: 'Mention the pricing',

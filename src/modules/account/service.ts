@@ -31,7 +31,7 @@ export async function bootstrapAccount(deps: AppDeps, actor: Actor, input: Boots
     }
     // The same join as POST /v1/invitations/{token}/accept (workspace module).
     const join = async (invitation: InvitationRow) => {
-      await joinByInvitation(trx, actor, invitation, now)
+      await joinByInvitation(deps.events, trx, actor, invitation, now)
       return select(invitation.workspace_id, 'joined')
     }
 

@@ -1,5 +1,6 @@
 // Project membership: who works on a project and in which roles. Roles select default tools and
 // suggestions; they grant nothing (interface §2) — permissions come from the workspace membership.
+import type { EventLog } from '../../platform/realtime/types.ts'
 import type { AppDeps } from '../../app.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import type { memberOf } from '../../platform/http/guards.ts'
@@ -25,7 +26,7 @@ const secondaryRolesOf = (input: MembershipInput) =>
  * Adds an account to a project unless it is a member already (its roles then stay), and notifies
  * it when someone else added it. Runs in the caller's transaction. True when it was added.
  */
-export async function addProjectMember(executor: repo.Executor, input: {
+export async function addProjectMember(events: EventLog, executor: repo.Executor, input: {
   workspaceId: string
   project: { id: string; name: string }
   accountId: string
@@ -40,7 +41,7 @@ export async function addProjectMember(executor: repo.Executor, input: {
     added_by: input.addedBy, created_at: now, updated_at: now,
   })
   if (added) {
-    await notify(executor, {
+    await notify(events, executor, {
       workspaceId: input.workspaceId, recipientAccountId: input.accountId, kind: 'project.added',
       actorAccountId: input.addedBy, subjectType: 'project', subjectId: input.project.id,
       data: { projectId: input.project.id, projectName: input.project.name },
@@ -65,7 +66,7 @@ export async function setProjectMembership(deps: AppDeps, { actor, membership }:
   return deps.database.db.transaction().execute(async (trx) => {
     const project = await repo.findProject(trx, workspaceId, projectId) ?? notFound('project', projectId)
     if (!await repo.isWorkspaceMember(trx, workspaceId, accountId)) notFound('member', accountId)
-    const added = await addProjectMember(trx, {
+    const added = await addProjectMember(deps.events, trx, {
       workspaceId, project, accountId, primaryRole: input.primaryRole, secondaryRoles, addedBy: actor.accountId,
     })
     if (!added) {

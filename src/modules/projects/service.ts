@@ -54,7 +54,7 @@ export async function createProject(deps: AppDeps, { actor, membership }: Caller
   await deps.database.db.transaction().execute(async (trx) => {
     await repo.insertProject(trx, row)
     // The creator is the project's first member; the role follows their job role.
-    await addProjectMember(trx, {
+    await addProjectMember(deps.events, trx, {
       workspaceId: membership.workspaceId, project: row, accountId: actor.accountId,
       primaryRole: defaultProjectRole(membership.jobRole), addedBy: actor.accountId,
     })

@@ -39,7 +39,7 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
     const accountId = recipient.accountId
     if (!accountId || seen.has(`${accountId}:${recipient.kind}`)) continue
     seen.add(`${accountId}:${recipient.kind}`)
-    await notify(trx, {
+    await notify(deps.events, trx, {
       workspaceId: object.workspace_id, recipientAccountId: accountId, kind: recipient.kind,
       ...(change.actorId ? { actorAccountId: change.actorId } : {}),
       subjectType: 'workobject', subjectId: object.id,

@@ -1,6 +1,7 @@
 // Joining a workspace through an invitation: the one code path behind POST
 // /v1/invitations/{token}/accept and POST /v1/account/bootstrap (which joins by token or by the
 // newest pending invitation for the caller's email).
+import type { EventLog } from '../../../platform/realtime/types.ts'
 import { AppError } from '../../../platform/http/errors.ts'
 import { constantTimeEqual, sha256Hex } from '../../../platform/ids.ts'
 import { addProjectMember, defaultProjectRole, findProject } from '../../projects/index.ts'
@@ -33,7 +34,7 @@ export async function findUsableInvitation(executor: repo.Executor, token: strin
  * job role, adds it to the invited project, tells the inviter, and makes the workspace the joiner's
  * active one. Runs in the caller's transaction. An account already in the workspace keeps its membership.
  */
-export async function joinByInvitation(executor: repo.Executor, joiner: Joiner, invitation: repo.InvitationRow, now: string) {
+export async function joinByInvitation(events: EventLog, executor: repo.Executor, joiner: Joiner, invitation: repo.InvitationRow, now: string) {
   if (invitation.email !== joiner.email.toLowerCase()) {
     throw new AppError('invitation_email_mismatch', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`)
   }
@@ -47,11 +48,11 @@ export async function joinByInvitation(executor: repo.Executor, joiner: Joiner, 
   })
   const project = invitation.project_id ? await findProject(executor, workspaceId, invitation.project_id) : undefined
   if (project) {
-    await addProjectMember(executor, {
+    await addProjectMember(events, executor, {
       workspaceId, project, accountId: joiner.accountId, primaryRole: defaultProjectRole(invitation.job_role), addedBy: invitation.invited_by,
     })
   }
-  await notify(executor, {
+  await notify(events, executor, {
     workspaceId, recipientAccountId: invitation.invited_by, kind: 'invitation.accepted', actorAccountId: joiner.accountId,
     subjectType: 'invitation', subjectId: invitation.id,
     data: {

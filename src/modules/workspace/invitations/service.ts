@@ -132,7 +132,7 @@ export async function acceptInvitation(deps: AppDeps, actor: Actor, token: strin
   const { db } = deps.database
   const joined = await db.transaction().execute(async (trx) => {
     const now = nowIso()
-    return joinByInvitation(trx, actor, await findUsableInvitation(trx, token, now), now)
+    return joinByInvitation(deps.events, trx, actor, await findUsableInvitation(trx, token, now), now)
   })
   const [workspace, member] = await Promise.all([
     members.findWorkspace(db, joined.workspaceId),

@@ -7,7 +7,7 @@ eachDatabase('notifications', (h) => {
   async function write(recipient: Member, count: number, kind = 'test.ping') {
     const ids: string[] = []
     for (let index = 0; index < count; index += 1) {
-      ids.push((await notify(h.database.db, {
+      ids.push((await notify(h.app.deps.events, h.database.db, {
         workspaceId: recipient.workspaceId, recipientAccountId: recipient.accountId, kind, data: { index },
       }))!)
     }
@@ -54,7 +54,7 @@ eachDatabase('notifications', (h) => {
   it('keeps notifications to their workspace, notifies nobody of their own action, and lets view members mark theirs read', async () => {
     const owner = await h.member()
     const viewer = await inviteAndJoin(h, owner, { contentPermission: 'view' })
-    expect(await notify(h.database.db, {
+    expect(await notify(h.app.deps.events, h.database.db, {
       workspaceId: owner.workspaceId, recipientAccountId: owner.accountId, actorAccountId: owner.accountId, kind: 'self', data: {},
     })).toBeUndefined()
     await write(viewer, 2)
@@ -65,7 +65,7 @@ eachDatabase('notifications', (h) => {
     expect((await owner.get('/v1/collaboration/notifications')).json().notifications.map((item: { kind: string }) => item.kind)).toEqual(['invitation.accepted'])
 
     const elsewhere = await h.member()
-    await notify(h.database.db, { workspaceId: elsewhere.workspaceId, recipientAccountId: owner.accountId, kind: 'other.workspace', data: {} })
+    await notify(h.app.deps.events, h.database.db, { workspaceId: elsewhere.workspaceId, recipientAccountId: owner.accountId, kind: 'other.workspace', data: {} })
     expect((await owner.get('/v1/collaboration/notifications')).json().unreadCount).toBe(1)
   })
 })

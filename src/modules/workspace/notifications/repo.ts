@@ -37,3 +37,8 @@ export async function markRead(db: Executor, scope: { workspaceId: string; accou
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
+
+export async function accountName(db: Executor, accountId: string): Promise<string | null> {
+  const row = await db.selectFrom('auth_user').select('name').where('id', '=', accountId).executeTakeFirst()
+  return row?.name ?? null
+}

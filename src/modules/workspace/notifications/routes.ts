@@ -1,12 +1,14 @@
 // Notification routes: the caller's own notifications in the active workspace.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import type { AppDeps } from '../../../app.ts'
 import { memberOf } from '../../../platform/http/guards.ts'
 import { problems } from '../../../platform/http/problem.ts'
 import { TAGS } from '../../../platform/http/tags.ts'
 import * as schemas from '../schemas.ts'
-import { listNotifications, markNotificationsRead } from './service.ts'
+import { CLOSE_POLICY, runSocket } from '../../../platform/realtime/socket.ts'
+import { inboxStream, listNotifications, markNotificationsRead } from './service.ts'
 
 const tags = [TAGS.workspace]
 
@@ -33,4 +35,27 @@ export function notificationRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'view' },
   }, (request) => markNotificationsRead(deps, memberOf(request), request.body))
+
+  // The recipient's realtime inbox (extension): `notification.created` for each notification as it
+  // commits, with the conversation channel's guarantees (seq, replay after `afterSeq`, every node).
+  // Authentication failures close the socket with 1008, like the conversation channel.
+  const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
+  app.get('/v1/collaboration/notifications/events', {
+    websocket: true,
+    schema: {
+      operationId: 'streamNotifications', tags,
+      summary: 'WebSocket (101): the caller\'s notifications in the active workspace as `notification.created` events, replayed after `afterSeq`, then live. See docs/realtime.md.',
+      querystring: Type.Object({ afterSeq: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) }),
+      response: { 101: { description: 'Switching Protocols: the notification inbox.' }, ...problems(400, 401) },
+    },
+    config: { access: 'socket' },
+  }, async (socket, request) => {
+    const origin = request.headers.origin
+    if (origin && !trusted.has(origin)) return socket.close(CLOSE_POLICY, 'untrusted origin')
+    const actor = request.actor
+    if (!actor?.membership) return socket.close(CLOSE_POLICY, actor ? 'no active workspace' : 'authentication required')
+    await runSocket(socket, deps.realtimeHub, {
+      conversationId: inboxStream(actor.membership.workspaceId, actor.accountId), afterSeq: request.query.afterSeq ?? 0, channel: 'all', handlers: {},
+    })
+  })
 }

@@ -1,5 +1,7 @@
 // Notifications: `notify` writes one for a recipient inside the caller's transaction (every module
-// that notifies calls it); members list theirs and mark them read.
+// that notifies calls it) and appends `notification.created` to the recipient's inbox stream in the
+// same transaction, so it is pushed on their realtime inbox (GET /v1/collaboration/notifications/events)
+// exactly when it commits; members list theirs and mark them read.
 import type { AppDeps } from '../../../app.ts'
 import type { memberOf } from '../../../platform/http/guards.ts'
 import { decodeCursor, paginate } from '../../../platform/http/pagination.ts'
@@ -7,6 +9,7 @@ import { newId, nowIso } from '../../../platform/ids.ts'
 import type { MarkReadInput, NotificationsInput } from '../schemas.ts'
 import { presentNotification } from './presenter.ts'
 import * as repo from './repo.ts'
+import type { EventLog } from '../../../platform/realtime/types.ts'
 
 /** Kinds written so far; later modules add theirs (assignment, review, comment…). */
 export type NotificationKind = 'invitation.accepted' | 'project.added' | (string & {})
@@ -28,10 +31,10 @@ export type NewNotification = {
  * Writes a notification in `executor` (pass the transaction of the change it reports, so both
  * commit or neither). Returns its id, or undefined when the recipient is the actor.
  */
-export async function notify(executor: repo.Executor, notification: NewNotification): Promise<string | undefined> {
+export async function notify(events: EventLog, executor: repo.Executor, notification: NewNotification): Promise<string | undefined> {
   if (notification.actorAccountId !== undefined && notification.actorAccountId === notification.recipientAccountId) return undefined
   const id = newId('ntf')
-  await repo.insertNotification(executor, {
+  const row = {
     id,
     workspace_id: notification.workspaceId,
     recipient_account_id: notification.recipientAccountId,
@@ -42,9 +45,17 @@ export async function notify(executor: repo.Executor, notification: NewNotificat
     data: JSON.stringify(notification.data),
     read_at: null,
     created_at: nowIso(),
+  }
+  await repo.insertNotification(executor, row)
+  const actorName = row.actor_account_id ? await repo.accountName(executor, row.actor_account_id) : null
+  await events.append(executor, inboxStream(row.workspace_id, row.recipient_account_id), 'notification.created', {
+    notification: presentNotification({ ...row, actor_name: actorName }),
   })
   return id
 }
+
+/** The event stream of one member's notifications in one workspace (the realtime log's key). */
+export const inboxStream = (workspaceId: string, accountId: string) => `inbox:${workspaceId}:${accountId}`
 
 type Caller = ReturnType<typeof memberOf>
 
