@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds } from '../databases.ts'
 import { connectSocket, type TestSocket } from '../ws-client.ts'
-import { signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from './server.ts'
+import { callJson, signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from './server.ts'
 
 const MEETING = [
   'Someone needs to update the architecture diagram.',
@@ -20,15 +20,7 @@ describe.each(databaseKinds)('from transcript to settled work against the real s
   let mail: MailCatcher
   let server: RunningServer
   let socket: TestSocket | undefined
-  const call = async (method: string, path: string, cookie: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method, headers: { cookie, origin: server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    const json = await response.json() as any
-    if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json
-  }
+  const call = (method: string, path: string, cookie: string, body?: unknown) => callJson(server, method, path, cookie, body)
 
   beforeAll(async () => {
     mail = await startMailCatcher()

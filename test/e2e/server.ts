@@ -158,6 +158,17 @@ export async function startMailCatcher(): Promise<MailCatcher> {
  * Signs `email` in with plain fetch through the mailed code, as the web app on PUBLIC_URL would;
  * returns the `name=value` session cookie.
  */
+/** A JSON call to the server as the holder of `cookie`; anything but 200 throws with the answer. */
+export async function callJson(server: RunningServer, method: string, path: string, cookie: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method, headers: { cookie, origin: server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const json = await response.json() as any
+  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+  return json
+}
+
 export async function signInOverHttp(server: RunningServer, mail: MailCatcher, email: string): Promise<string> {
   // Node's fetch sends Sec-Fetch-Mode like a browser, so better-auth wants the Origin a browser sends too.
   const origin = { origin: server.baseUrl }

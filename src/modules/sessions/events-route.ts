@@ -9,7 +9,7 @@ import type { Actor } from '../../platform/auth/actor.ts'
 import { canEditContent } from '../../platform/auth/policy.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
-import { CLOSE_POLICY, runSocket, SocketError, type ClientMessage } from '../../platform/realtime/socket.ts'
+import { CLOSE_POLICY, runSocket, socketMember, SocketError, type ClientMessage } from '../../platform/realtime/socket.ts'
 import { acceptClientSegment, type ClientSegment } from '../transcripts/client.ts'
 import { endSession, findConversationInWorkspace } from './index.ts'
 
@@ -33,10 +33,8 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'socket' },
   }, async (socket, request) => {
-    const origin = request.headers.origin
-    if (origin && !trusted.has(origin)) return socket.close(CLOSE_POLICY, 'untrusted origin')
-    const actor = request.actor
-    if (!actor?.membership) return socket.close(CLOSE_POLICY, actor ? 'no active workspace' : 'authentication required')
+    const actor = socketMember(socket, request.headers.origin, trusted, request.actor)
+    if (!actor) return
     const { conversationId } = request.params
     const conversation = await findConversationInWorkspace(deps.database.db, actor.membership.workspaceId, conversationId)
     if (!conversation) return socket.close(CLOSE_POLICY, 'conversation not found')

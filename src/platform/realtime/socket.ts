@@ -2,6 +2,7 @@
 // {type, seq, at, data}, ping/pong, client messages dispatched to handlers, `error` for bad
 // messages without closing, and a close (1008) when bad messages keep coming.
 import type { WebSocket } from 'ws'
+import type { Actor, Membership } from '../auth/actor.ts'
 import type { Hub } from './hub.ts'
 import type { EventChannel, RealtimeEvent } from './types.ts'
 
@@ -22,6 +23,16 @@ export class SocketError extends Error {
     super(message)
     this.code = code
   }
+}
+
+/**
+ * The member behind a socket upgrade, or undefined after closing it with 1008: an untrusted
+ * `Origin` (cross-site WebSocket hijacking), no session, or no active workspace.
+ */
+export function socketMember(socket: WebSocket, origin: string | undefined, trusted: Set<string>, actor: Actor | null | undefined) {
+  if (origin && !trusted.has(origin)) return void socket.close(CLOSE_POLICY, 'untrusted origin')
+  if (!actor?.membership) return void socket.close(CLOSE_POLICY, actor ? 'no active workspace' : 'authentication required')
+  return actor as Actor & { membership: Membership }
 }
 
 export type SocketSession = {

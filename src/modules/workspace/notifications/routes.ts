@@ -7,7 +7,7 @@ import { memberOf } from '../../../platform/http/guards.ts'
 import { problems } from '../../../platform/http/problem.ts'
 import { TAGS } from '../../../platform/http/tags.ts'
 import * as schemas from '../schemas.ts'
-import { CLOSE_POLICY, runSocket } from '../../../platform/realtime/socket.ts'
+import { runSocket, socketMember } from '../../../platform/realtime/socket.ts'
 import { inboxStream, listNotifications, markNotificationsRead } from './service.ts'
 
 const tags = [TAGS.workspace]
@@ -50,10 +50,8 @@ export function notificationRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'socket' },
   }, async (socket, request) => {
-    const origin = request.headers.origin
-    if (origin && !trusted.has(origin)) return socket.close(CLOSE_POLICY, 'untrusted origin')
-    const actor = request.actor
-    if (!actor?.membership) return socket.close(CLOSE_POLICY, actor ? 'no active workspace' : 'authentication required')
+    const actor = socketMember(socket, request.headers.origin, trusted, request.actor)
+    if (!actor) return
     await runSocket(socket, deps.realtimeHub, {
       conversationId: inboxStream(actor.membership.workspaceId, actor.accountId), afterSeq: request.query.afterSeq ?? 0, channel: 'all', handlers: {},
     })
