@@ -72,7 +72,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error
   if (error.validation) {
-    const errors = error.validation.map((item) => toFieldError(item, error.validationContext ?? 'body'))
+    const errors = closestVariant(error.validation).map((item) => toFieldError(item, error.validationContext ?? 'body'))
     return new AppError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
   }
   const known = error.code ? FASTIFY_CODES[error.code] : undefined
@@ -85,6 +85,25 @@ function toAppError(error: FastifyError): AppError {
 }
 
 type ValidationItem = NonNullable<FastifyError['validation']>[number]
+
+/**
+ * A body that matches no variant of a union gets the errors of every variant, most of them beside
+ * the point. Keep those of the variant it was meant for: the one whose errors leave its constants
+ * (`action`: const or enum) alone, else the one with the fewest errors.
+ */
+function closestVariant(items: ValidationItem[]): ValidationItem[] {
+  const branchOf = (item: ValidationItem) => /^#\/anyOf\/(\d+)\//.exec(item.schemaPath)?.[1]
+  const branches = new Map<string, ValidationItem[]>()
+  for (const item of items) {
+    const branch = branchOf(item)
+    if (branch !== undefined) branches.set(branch, [...(branches.get(branch) ?? []), item])
+  }
+  if (branches.size < 2 || items.some((item) => branchOf(item) === undefined && item.keyword !== 'anyOf')) return items
+  const candidates = [...branches.values()]
+  const aimed = candidates.filter((errors) => !errors.some((item) => item.keyword === 'const' || item.keyword === 'enum'))
+  const pool = aimed.length > 0 ? aimed : candidates
+  return pool.reduce((best, errors) => (errors.length < best.length ? errors : best))
+}
 
 function toFieldError(item: ValidationItem, context: string): FieldError {
   const params = item.params as Record<string, unknown>
