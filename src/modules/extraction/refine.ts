@@ -138,14 +138,16 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
       const item = JSON.parse(row.payload) as ExtractedItem
       const visible = Number(row.confidence) >= gate
       let workObjectId = row.work_object_id
-      if (visible && Number(row.hidden) === 1) {
+      // An item linked to another engine's object (found twice) shares that object: it is not
+      // proposed again, and the object is withdrawn only when no item still shows it.
+      if (visible && Number(row.hidden) === 1 && workObjectId === null) {
         workObjectId = (await createProposal(deps, trx, {
           sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
           confidence: Number(row.confidence), family: item.family, semanticType: item.semanticType,
           ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
         })).id
         proposed += 1
-      } else if (!visible && Number(row.hidden) === 0 && row.work_object_id) {
+      } else if (!visible && Number(row.hidden) === 0 && row.work_object_id && !await stillShown(trx, sessionId, row.work_object_id, row.item_key, gate)) {
         if (await withdrawProposal(deps, trx, row.work_object_id, `Below the quality gate ${gate} (confidence ${row.confidence}).`)) withdrawn += 1
       }
       await trx.updateTable('extraction_items').set({ gate, hidden: visible ? 0 : 1, work_object_id: workObjectId })
@@ -159,6 +161,11 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
   if (session && session.state !== 'recording' && session.state !== 'processing') await deriveTakeover(deps, sessionId)
   return { proposed, withdrawn }
 }
+
+/** Whether another item linked to the object is at or above the gate. */
+const stillShown = async (trx: Executor, sessionId: string, workObjectId: string, itemKey: string, gate: number) => Boolean(
+  await trx.selectFrom('extraction_items').select('item_key').where('session_id', '=', sessionId).where('work_object_id', '=', workObjectId)
+    .where('item_key', '!=', itemKey).where('confidence', '>=', gate).executeTakeFirst())
 
 /** Marks the work sets whose extraction ran under another gate than the one in force (at start). */
 export async function flagStaleWorkSets(deps: AppDeps) {
