@@ -121,7 +121,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const strongAt = position(cues.decisionStrong, body)
   const choiceAt = position(cues.decisionChoice, body)
   const policyAt = position(cues.decisionPolicy, body)
-  const conditionalAt = position(cues.decisionConditional, body)
+  // "失败的时候要不要重试？": a rule asked about is not a rule made.
+  const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
