@@ -205,6 +205,21 @@ export function agreedStatement(clause: string, context: ClauseContext): Candida
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
 }
 
+/** "要不要支持保存多个？" — "要，最多保存五个。": the plain answer to a choice asked is what was chosen. */
+export function answeredChoice(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || cues.questionEnd.test(body) || cues.acceptance.test(body) || HEDGED.test(body) || REPORTED.test(body)) return undefined
+  if (cues.deferral.test(normalize(context.sentence, cues))) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
+  // "Definitely." "要做。": a bare yes, not a choice of its own.
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
+
+// An opinion or a report answers the question without choosing anything.
+const HEDGED = /^(?:i'd|i would|we'd|we would|i think|i guess|i'm not|maybe|probably|perhaps|depends|it depends)\b|^(?:我觉得|我想|我感觉|可能|也许|应该|看情况)/
+const REPORTED = /\b(?:was|were|did|had|already|ago|yesterday|last)\b|已经|了[。！!]?$|(?<![超通经不])过/
+
 /** "I'll put the plan in the wiki under Q2": an action that also points at a document. */
 export function referenceIn(clause: string, context: ClauseContext): Candidate | undefined {
   const { cues } = context

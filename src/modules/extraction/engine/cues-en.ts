@@ -25,6 +25,7 @@ export const englishCues: CueSet = {
   decisionPolicy: /\b(?:from now on|going forward|moving forward|from today on|no more|mandatory|not allowed|are required to|is required for|must (?:always|never)|the rule is|our rule is now|, ever\b)/,
   decisionPolicyWeak: /\b(?:all new|every new|for all|for every|always|never|no \w+ (?:this|next) (?:quarter|month|sprint|year|release)|policy|every (?:day|week|month|quarter|sprint|release))\b/,
   decisionRecalled: /\bwe (?:have|had) a (?:rule|policy)\b|\bour (?:rule|policy) is\b|\bas (?:we|you) (?:know|decided|agreed)\b|\b(?:already|previously) (?:decided|agreed)\b|\b(?:decided|agreed)\b[^.]*\b(?:last|earlier|previous) (?:time|week|month|quarter|year|meeting|sprint)\b|\b(?:last|previous) (?:time|week|month|quarter|year|meeting|sprint)\b[^.]*\b(?:decided|agreed)\b/,
+  choiceQuestion: /\b(?:should we|shall we|do we (?:want|need) to|are we keeping|do we (?:keep|support|allow|cap|limit|offer|charge)|is there (?:a|any) (?:limit|cap|maximum|minimum))\b/,
   revision: /\b(?:actually|instead|scratch that|on second thought|change of plans?|rather than|switch to|no wait|never ?mind|let's not)\b/,
   choiceObject: /\b(?:go with|use|using|switch to|stick with|pick|choose|move to|adopt|standardize on)\s+(?:the |a |an )?(?:managed |hosted |plain )?([a-z0-9][\w.-]*)/,
   questionStart: /^(?:what|why|how|when|where|who|which|whose|do|does|did|is|are|was|were|should|shall|can|could|would|will|have|has|any)\b/,
