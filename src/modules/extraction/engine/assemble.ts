@@ -73,7 +73,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         }
         const count = drafts.length
         const touched = place(signals, clause, anchor, state)
-        if (touched?.kind === 'action' && signals.candidate?.kind === 'action') {
+        if ((touched?.kind === 'action' || touched?.kind === 'outcome') && signals.candidate?.kind === touched.kind) {
           const reference = referenceIn(clause, context)
           if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
         }

@@ -136,7 +136,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
     return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
-  if (cues.referenceDocument.test(body)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
+  // "初稿已经写完了，放在共享文档里": progress reported as such is the item; the assembler adds the
+  // document beside it. "文档我写好了，放在知识库里" only points at the document.
+  const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
+  if (cues.referenceDocument.test(body) && !isReported) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   const isQuestion = cues.questionEnd.test(body) || cues.questionStart.test(body)
   if (cues.proposal.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
   if (isQuestion && !cues.notQuestion.test(body)) {
