@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, answeredChoice, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -67,9 +67,13 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (agreed) signals.candidate = agreed
         }
         state.isAgreementPending = false
+        if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
+          const chosen = answeredChoice(clause, context)
+          if (chosen) signals.candidate = chosen
+        }
         const count = drafts.length
         const touched = place(signals, clause, anchor, state)
-        if (touched?.kind === 'action' && signals.candidate?.kind === 'action') {
+        if ((touched?.kind === 'action' || touched?.kind === 'outcome') && signals.candidate?.kind === touched.kind) {
           const reference = referenceIn(clause, context)
           if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
         }
@@ -131,6 +135,14 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /** The previous segment, someone else's, asked for a choice or a rule ("should we…?", "要不要…？"). */
+  function asksChoice(state: SegmentState): boolean {
+    const asked = latest((draft) => draft.kind === 'question' && draft.firstSegmentIndex === state.index - 1)
+    const question = asked?.mentions[0]
+    if (!question || samePerson(question.speaker, state.speaker) || !state.cues.choiceQuestion) return false
+    return state.cues.choiceQuestion.test(state.language === 'en' ? question.text.toLowerCase() : question.text)
   }
 
   /** "Aisha, when is it ready?" — "End of next week.": her action, due then. */

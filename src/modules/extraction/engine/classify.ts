@@ -121,7 +121,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const strongAt = position(cues.decisionStrong, body)
   const choiceAt = position(cues.decisionChoice, body)
   const policyAt = position(cues.decisionPolicy, body)
-  const conditionalAt = position(cues.decisionConditional, body)
+  // "失败的时候要不要重试？": a rule asked about is not a rule made.
+  const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
@@ -135,7 +136,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
     return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
-  if (cues.referenceDocument.test(body)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
+  // "初稿已经写完了，放在共享文档里": progress reported as such is the item; the assembler adds the
+  // document beside it. "文档我写好了，放在知识库里" only points at the document.
+  const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
+  if (cues.referenceDocument.test(body) && !isReported) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   const isQuestion = cues.questionEnd.test(body) || cues.questionStart.test(body)
   if (cues.proposal.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
   if (isQuestion && !cues.notQuestion.test(body)) {
@@ -203,6 +207,21 @@ export function agreedStatement(clause: string, context: ClauseContext): Candida
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.65 }, clause, body, context)
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
 }
+
+/** "要不要支持保存多个？" — "要，最多保存五个。": the plain answer to a choice asked is what was chosen. */
+export function answeredChoice(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || cues.questionEnd.test(body) || cues.acceptance.test(body) || HEDGED.test(body) || REPORTED.test(body)) return undefined
+  if (cues.deferral.test(normalize(context.sentence, cues))) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
+  // "Definitely." "要做。": a bare yes, not a choice of its own.
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
+
+// An opinion or a report answers the question without choosing anything.
+const HEDGED = /^(?:i'd|i would|we'd|we would|i think|i guess|i'm not|maybe|probably|perhaps|depends|it depends)\b|^(?:我觉得|我想|我感觉|可能|也许|应该|看情况)/
+const REPORTED = /\b(?:was|were|did|had|already|ago|yesterday|last)\b|已经|了[。！!]?$|(?<![超通经不])过/
 
 /** "I'll put the plan in the wiki under Q2": an action that also points at a document. */
 export function referenceIn(clause: string, context: ClauseContext): Candidate | undefined {

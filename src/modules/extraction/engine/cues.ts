@@ -41,6 +41,8 @@ export type CueSet = {
   decisionNegativeChoice?: RegExp
   /** "if X, we Y": a rule. */
   decisionConditional?: RegExp
+  /** Asks for a choice or a rule ("should we…?", "要不要…？"): a plain answer to it is the decision. */
+  choiceQuestion?: RegExp
   /** Marks a change of mind ("actually", "scratch that", "改用"). */
   revision: RegExp
   /** Group 1: the thing chosen ("use Postgres" → postgres). */

@@ -18,6 +18,7 @@ describe('resolveDueDate', () => {
     ['in two weeks', '2026-03-18'],
     ['by mid-May', '2026-05-15'],
     ['on Wednesday', '2026-03-11'],
+    ["we'll decide next week", '2026-03-13'],
   ])('%s → %s', (text, expected) => {
     expect(resolveDueDate(text, 'en', wednesday)).toBe(expected)
   })
@@ -32,6 +33,7 @@ describe('resolveDueDate', () => {
     ['月底之前给我初稿', '2026-03-31'],
     ['3月15日之前', '2026-03-15'],
     ['五月中旬之前', '2026-05-15'],
+    ['这周把它做完，周四给我', '2026-03-05'],
   ])('%s → %s', (text, expected) => {
     expect(resolveDueDate(text, 'zh', wednesday)).toBe(expected)
   })

@@ -87,11 +87,24 @@ export function resolveDueDate(text: string, language: Language, today: LocalDat
   const idioms = language === 'zh' ? CHINESE_IDIOMS : ENGLISH_IDIOMS
   const chronoDate = fromChrono(text, language, todayUtc)
   const idiom = idioms.map((entry) => ({ entry, index: text.search(entry.pattern) })).filter(({ index }) => index >= 0).sort((a, b) => a.index - b.index)[0]
-  if (idiom && (!chronoDate || idiom.index <= chronoDate.index)) return idiom.entry.resolve(todayUtc)
+  if (idiom && (!chronoDate || idiom.index <= chronoDate.index)) {
+    const resolved = idiom.entry.resolve(todayUtc)
+    // "这周…周三给我", "this week, Wednesday at the latest": the named day is the more precise.
+    return chronoDate && isWeekIdiom(idiom.entry) && NAMED_WEEKDAY.test(chronoDate.text) && sameWeek(resolved, chronoDate.date) ? chronoDate.date : resolved
+  }
   return chronoDate?.date
 }
 
-function fromChrono(text: string, language: Language, todayUtc: Date): { date: string; index: number } | undefined {
+const WEEK_IDIOMS = new Set<Idiom>([...ENGLISH_IDIOMS, ...CHINESE_IDIOMS].filter((idiom) => /week|周/.test(idiom.pattern.source) && !/mid|初|beginning/.test(idiom.pattern.source)))
+const isWeekIdiom = (idiom: Idiom) => WEEK_IDIOMS.has(idiom)
+const NAMED_WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:周|星期|礼拜)[一二三四五六日天]/i
+
+function sameWeek(a: string, b: string): boolean {
+  const monday = (value: string) => { const date = new Date(`${value}T00:00:00Z`); return iso(addDays(date, -weekdayIndex(date))) }
+  return monday(a) === monday(b)
+}
+
+function fromChrono(text: string, language: Language, todayUtc: Date): { date: string; index: number; text: string } | undefined {
   const parser = language === 'zh' ? chrono.zh.hans : chrono.en
   const reference = { instant: new Date(todayUtc.getTime() + 12 * 3_600_000), timezone: 0 }
   for (const result of parser.parse(text, reference, { forwardDate: true })) {
@@ -104,7 +117,7 @@ function fromChrono(text: string, language: Language, todayUtc: Date): { date: s
     // "by Wednesday" said on a Wednesday means the next one.
     if (start.isCertain('weekday') && !start.isCertain('day') && date.getTime() === todayUtc.getTime()) date = addDays(date, 7)
     if (date < todayUtc || date.getTime() - todayUtc.getTime() > 400 * 86_400_000) continue
-    return { date: iso(date), index: result.index }
+    return { date: iso(date), index: result.index, text: result.text }
   }
   return undefined
 }

@@ -193,6 +193,25 @@ describe('extractive engine, Chinese', () => {
   })
 })
 
+describe('extractive engine, answers that decide', () => {
+  it('takes the plain answer to a choice asked as the decision, not a hedge or a report', () => {
+    const decisions = (lines: [string, string][]) => visible(meeting(lines, { participants: team })).filter((item) => item.kind === 'decision')
+    expect(decisions([['bob', '导出要不要支持多选？'], ['alice', '要，最多选二十个文件。']])).toMatchObject([{ sourceSegmentIds: ['s2'] }])
+    expect(decisions([['bob', 'Should we cap the retries?'], ['alice', 'Cap them at three per job, across every pipeline.']])).toHaveLength(1)
+    expect(decisions([['bob', 'Should we cap the retries?'], ['alice', "I'd rather not, the queue copes fine."]])).toHaveLength(0)
+    expect(decisions([['bob', '签名的有效期要不要自己查？'], ['alice', '供应商后台已经能看了。']])).toHaveLength(0)
+    expect(decisions([['bob', 'Should we cap the retries?'], ['alice', 'Not sure, I need to check with the platform team.']])).toHaveLength(0)
+  })
+
+  it('reads present-tense resolutions and rules stated as condition and handling', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines, { participants: team })).map((item) => item.kind)
+    expect(kinds([['alice', 'Fair. We stay on the current plan and look again next quarter.']])).toEqual(['decision'])
+    expect(kinds([['alice', '已经恢复了，就不发公告了，客服按统一口径回复就行。']])).toContain('decision')
+    expect(kinds([['alice', '上传失败就提示用户稍后重试。']])).toEqual(['decision'])
+    expect(kinds([['alice', '上传失败的时候要不要自动重试？']])).not.toContain('decision')
+  })
+})
+
 describe('extractive engine, contract', () => {
   const fixtures = loadMeetingFixtures()
 
