@@ -167,7 +167,10 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
       console.log(`seeded ${rows} transcript segments in ${((performance.now() - started) / 1000).toFixed(0)} s (${label})`)
       for (const line of await benchSearch(server.url, searcher, label)) console.log(line)
     }
-    if (want('work')) await benchWork(label, server.url, await signIn(server.url, outbox.read), load, (name, figures) => console.log(row(name, figures as Figures, baseline)))
+    if (want('work')) {
+      await benchWork(label, server.url, await signIn(server.url, outbox.read), load,
+        (name, figures, against) => console.log(row(name, figures as Figures, (against as Figures | undefined) ?? baseline)))
+    }
   } finally {
     await outbox.close()
     await server.stop()

@@ -18,7 +18,9 @@ export type Running = { url: string; child: ChildProcess; stop(): Promise<void> 
 
 export async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Running> {
   const port = await freePort()
-  const child = spawn(process.execPath, [script, ...(script.endsWith('main.ts') ? ['serve'] : [])], {
+  // BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers a run measures.
+  const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...flags, script, ...(script.endsWith('main.ts') ? ['serve'] : [])], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

@@ -111,6 +111,41 @@ eachDatabase('work objects', (h) => {
     })
   })
 
+  describe('the work set read', () => {
+    it('carries a strong ETag: If-None-Match answers 304 while the set is unchanged, 200 with the new detail once it changes', async () => {
+      const other = await startRecording(owner)
+      const object = await capture(owner, other.id, { title: 'Poll me' })
+      const first = await viewer.get(`/v1/worksets/${object.workSetId}`)
+      expect(first.statusCode).toBe(200)
+      const etag = first.headers.etag as string
+      expect(etag).toMatch(/^"[\w-]+"$/)
+      expect(first.headers['cache-control']).toBe('private, no-cache')
+      expect((await owner.get(`/v1/worksets/${object.workSetId}`)).headers.etag).toBe(etag)
+
+      const unchanged = await viewer.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': etag })
+      expect(unchanged.statusCode).toBe(304)
+      expect(unchanged.body).toBe('')
+      expect(unchanged.headers.etag).toBe(etag)
+      expect((await viewer.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': `"other", ${etag}` })).statusCode).toBe(304)
+      expect((await viewer.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': '"other"' })).statusCode).toBe(200)
+
+      const edited = await editor.patch(`/v1/workobjects/${object.id}`, { expectedRevisionHash: object.revisionHash, content: { title: 'Polled' } })
+      expect(edited.statusCode, edited.body).toBe(200)
+      const changed = await viewer.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': etag })
+      expect(changed.statusCode).toBe(200)
+      expect(changed.headers.etag).not.toBe(etag)
+      expect(changed.json().workObjects.find((o: { id: string }) => o.id === object.id).title).toBe('Polled')
+      expect(changed.json().workSet.revision).toBe(first.json().workSet.revision + 1)
+    })
+
+    it('checks access before the ETag: 404 across workspaces, 401 anonymously', async () => {
+      const object = await capture(owner, session.id)
+      const { etag } = (await owner.get(`/v1/worksets/${object.workSetId}`)).headers as { etag: string }
+      expect((await stranger.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': etag })).statusCode).toBe(404)
+      expect((await h.anonymous.get(`/v1/worksets/${object.workSetId}`, { 'if-none-match': etag })).statusCode).toBe(401)
+    })
+  })
+
   describe('content revisions', () => {
     it('writes a new revision per content change and answers 409 with the current revision to a stale hash', async () => {
       const object = await capture(owner, session.id, { title: 'Draft', summary: 'v1' })

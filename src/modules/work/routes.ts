@@ -1,5 +1,7 @@
 // Work routes: capture, read, edit, proposals, stage, responsibility, assignment, work sets.
+import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import fresh from 'fresh'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppDeps } from '../../app.ts'
@@ -20,7 +22,7 @@ const DETAIL_CACHE_SIZE = 500
 
 export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  const detailCache = new Map<string, { key: string; body: string }>()
+  const detailCache = new Map<string, { key: string; body: Buffer; etag: string }>()
 
   app.post('/v1/sessions/:sessionId/workobjects', {
     schema: {
@@ -110,8 +112,9 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   app.get('/v1/worksets/:workSetId', {
     schema: {
       operationId: 'getWorkSet', tags,
-      summary: 'The work set with its work objects, their revisions and review tasks, actions and executions (empty until those exist) and needsRebuild. Rejected proposals are left out.',
-      params: schemas.WorkSetParams, response: { 200: schemas.WorkSetDetail, ...problems(401, 403, 404, 429) },
+      summary: 'The work set with its work objects, their revisions and review tasks, actions and executions (empty until those exist) and needsRebuild. Rejected proposals are left out. The answer carries a strong ETag: `If-None-Match` with it answers 304 while the set is unchanged.',
+      params: schemas.WorkSetParams,
+      response: { 200: schemas.WorkSetDetail, 304: Type.Null({ description: 'Unchanged since the ETag given in If-None-Match.' }), ...problems(401, 403, 404, 429) },
     },
     config: { access: 'view' },
   }, async (request, reply) => {
@@ -120,13 +123,19 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
     // Every change to the set or its objects bumps its revision in the same transaction, so the
     // serialized detail of a revision (with the set's own derived fields) can be served again.
     const key = `${set.revision}|${set.session_state}|${set.needs_rebuild}|${set.takeover_state}|${set.updated_at}`
-    const cached = detailCache.get(set.id)
-    // A string is sent as is: the schema's serializer already made it (typed routes expect objects).
-    if (cached?.key === key) return reply.type('application/json; charset=utf-8').send(cached.body as never)
-    const body = reply.serialize(await service.getWorkSetDetail(deps, caller, set.id)) as string
-    if (detailCache.size >= DETAIL_CACHE_SIZE) detailCache.delete(detailCache.keys().next().value!)
-    detailCache.set(set.id, { key, body })
-    return reply.type('application/json; charset=utf-8').send(body as never)
+    let detail = detailCache.get(set.id)
+    if (detail?.key !== key) {
+      // Encoded once per revision: writing a 100 KB string re-encodes it on every answer.
+      const body = Buffer.from(reply.serialize(await service.getWorkSetDetail(deps, caller, set.id)) as string)
+      detail = { key, body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` }
+      if (detailCache.size >= DETAIL_CACHE_SIZE) detailCache.delete(detailCache.keys().next().value!)
+      detailCache.set(set.id, detail)
+    }
+    // Readers revalidate every time (no-cache) and shared caches keep nothing (private).
+    reply.header('etag', detail.etag).header('cache-control', 'private, no-cache')
+    if (fresh(request.headers, { etag: detail.etag })) return reply.code(304).send(null)
+    // Bytes are sent as they are: the schema's serializer already made them.
+    return reply.type('application/json; charset=utf-8').send(detail.body as never)
   })
 
   app.get('/v1/conversations/:conversationId/workset', {

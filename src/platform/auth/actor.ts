@@ -2,9 +2,11 @@
 // The session cookie is better-auth's signed cookie (`<token>.<base64 HMAC-SHA256>`); verifying it
 // here and reading session, account and membership in one query keeps the hot path to one round
 // trip. When a session is due for its sliding refresh, better-auth's own getSession renews it and
-// its Set-Cookie is passed on.
+// its Set-Cookie is passed on. Resolved actors are kept per signed cookie for ACTOR_CACHE_TTL_MS at
+// most and forgotten at once when this process commits a change to access (docs/decisions.md).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
+import { LRUCache } from 'lru-cache'
 import type { Auth } from './auth.ts'
 import { SESSION_UPDATE_AGE_SECONDS, sessionCookieName } from './auth.ts'
 import type { Db } from '../db/index.ts'
@@ -28,7 +30,20 @@ export type Actor = {
   membership: Membership | null
 }
 
-export type ActorResolver = (headers: Record<string, string | string[] | undefined>, reply?: FastifyReply) => Promise<Actor | null>
+/**
+ * The longest another process keeps a revoked session, a removed member or a changed permission
+ * working; within this process the change takes effect before its own answer is sent.
+ */
+export const ACTOR_CACHE_TTL_MS = 1000
+const ACTOR_CACHE_SIZE = 10_000
+
+export type ActorResolver = {
+  resolve(headers: Record<string, string | string[] | undefined>, reply?: FastifyReply): Promise<Actor | null>
+  /** Forgets every cached actor; called once a change to sessions, accounts or memberships has committed. */
+  forgetAll(): void
+}
+
+type Resolved = { actor: Actor; expiresAt: number; updatedAt: number }
 
 const actorRows = prepared((db: Db, token: string) => db.selectFrom('auth_session as s')
   .innerJoin('auth_user as u', 'u.id', 's.userId')
@@ -42,25 +57,55 @@ const actorRows = prepared((db: Db, token: string) => db.selectFrom('auth_sessio
 
 export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; secureCookies: boolean }): ActorResolver {
   const cookieName = sessionCookieName(deps.secureCookies)
-  return async (headers, reply) => {
-    const token = verifiedToken(readCookie(headers.cookie, cookieName), deps.secret)
-    if (!token) return null
+  // Keyed by the signed cookie value itself, so a hit needs no HMAC; Date.now as the clock, like expiresAt.
+  const cache = new LRUCache<string, Resolved>({ max: ACTOR_CACHE_SIZE, ttl: ACTOR_CACHE_TTL_MS, perf: { now: () => Date.now() } })
+  // Bumped by forgetAll: a lookup that started before a change must not cache what it read.
+  let generation = 0
+
+  const lookup = async (cookie: string): Promise<Resolved | undefined> => {
+    const cached = cache.get(cookie)
+    if (cached) return cached
+    const token = verifiedToken(cookie, deps.secret)
+    if (!token) return undefined
+    const startedIn = generation
     const [row] = await actorRows(deps.db, token)
-    if (!row) return null
-    const now = Date.now()
-    if (new Date(row.expiresAt as string).getTime() <= now) return null
-    if (reply && new Date(row.updatedAt as string).getTime() + SESSION_UPDATE_AGE_SECONDS * 1000 <= now) {
-      await refreshSession(deps.auth, headers, reply)
+    if (!row) return undefined
+    const resolved: Resolved = {
+      expiresAt: new Date(row.expiresAt as string).getTime(),
+      updatedAt: new Date(row.updatedAt as string).getTime(),
+      actor: {
+        accountId: row.accountId,
+        email: row.email,
+        name: row.name,
+        sessionId: row.sessionId,
+        membership: row.workspace_id && row.access_role && row.content_permission
+          ? { workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role }
+          : null,
+      },
     }
-    return {
-      accountId: row.accountId,
-      email: row.email,
-      name: row.name,
-      sessionId: row.sessionId,
-      membership: row.workspace_id && row.access_role && row.content_permission
-        ? { workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role }
-        : null,
-    }
+    if (startedIn === generation) cache.set(cookie, resolved)
+    return resolved
+  }
+
+  return {
+    async resolve(headers, reply) {
+      const cookie = readCookie(headers.cookie, cookieName)
+      if (!cookie) return null
+      const resolved = await lookup(cookie)
+      if (!resolved) return null
+      const now = Date.now()
+      if (resolved.expiresAt <= now) return null
+      if (reply && resolved.updatedAt + SESSION_UPDATE_AGE_SECONDS * 1000 <= now) {
+        await refreshSession(deps.auth, headers, reply)
+        cache.delete(cookie)
+      }
+      // A copy: a route may not change what other requests are served.
+      return { ...resolved.actor, membership: resolved.actor.membership && { ...resolved.actor.membership } }
+    },
+    forgetAll() {
+      generation += 1
+      cache.clear()
+    },
   }
 }
 

@@ -1,5 +1,8 @@
 import { expect, it, vi } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
+import { buildApp } from '../../app.ts'
+import { inviteAndJoin } from '../../modules/workspace/testing.ts'
+import { ACTOR_CACHE_TTL_MS } from './actor.ts'
 
 const DAY = 86_400_000
 
@@ -41,5 +44,46 @@ eachDatabase('session cookie resolution', (h) => {
     const out = await person.post('/api/auth/sign-out', {}, { origin: 'http://localhost:8080' })
     expect(out.statusCode).toBe(200)
     expect((await person.get('/v1/account/current')).statusCode).toBe(401)
+  })
+
+  it('revoking an account\'s sessions stops its other signed-in session at once', async () => {
+    const email = h.uniqueEmail()
+    const laptop = await h.signIn(email)
+    const phone = await h.signIn(email)
+    expect((await phone.get('/v1/account/current')).statusCode).toBe(200)
+    const revoked = await laptop.post('/api/auth/revoke-sessions', {}, { origin: 'http://localhost:8080' })
+    expect(revoked.statusCode, revoked.body).toBe(200)
+    expect((await phone.get('/v1/account/current')).statusCode).toBe(401)
+    expect((await laptop.get('/v1/account/current')).statusCode).toBe(401)
+  })
+
+  it('a removed member loses the workspace on the next request', async () => {
+    const owner = await h.member()
+    const member = await inviteAndJoin(h, owner)
+    expect((await member.get('/v1/workspace/members')).statusCode).toBe(200)
+    expect((await owner.delete(`/v1/workspace/members/${member.accountId}`)).statusCode).toBe(200)
+    const refused = await member.get('/v1/workspace/members')
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('no_workspace')
+  })
+
+  it('another process applies a changed permission within ACTOR_CACHE_TTL_MS', async () => {
+    const owner = await h.member()
+    const member = await inviteAndJoin(h, owner)
+    // A second app on the same database stands for another process of the deployment.
+    const other = await buildApp(h.config, { database: h.database, migrate: false })
+    const createProject = (name: string) => other.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: member.cookie! }, payload: { name } })
+    try {
+      expect((await createProject('Before')).statusCode).toBe(200)
+      vi.useFakeTimers({ toFake: ['Date'] })
+      expect((await owner.patch(`/v1/workspace/members/${member.accountId}`, { contentPermission: 'view' })).statusCode).toBe(200)
+      vi.setSystemTime(Date.now() + ACTOR_CACHE_TTL_MS + 1)
+      const refused = await createProject('After')
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json().code).toBe('forbidden')
+    } finally {
+      vi.useRealTimers()
+      await other.close()
+    }
   })
 })

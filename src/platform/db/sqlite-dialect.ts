@@ -63,7 +63,8 @@ class NodeSqliteDriver implements Driver {
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync
-  readonly #statements = new Map<string, StatementSync>()
+  /** `reader`: the statement returns rows (asking columns() builds a descriptor per column every time) */
+  readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>()
   release: () => void = () => {}
 
   constructor(database: DatabaseSync) {
@@ -71,9 +72,9 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.#prepare(query.sql)
+    const { statement, reader } = this.#prepare(query.sql)
     const parameters = query.parameters as Parameters<StatementSync['all']>
-    if (statement.columns().length > 0) return { rows: statement.all(...parameters) as R[] }
+    if (reader) return { rows: statement.all(...parameters) as R[] }
     const { changes, lastInsertRowid } = statement.run(...parameters)
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) }
   }
@@ -82,12 +83,13 @@ class NodeSqliteConnection implements DatabaseConnection {
     throw new Error('node:sqlite does not stream query results')
   }
 
-  #prepare(sql: string): StatementSync {
+  #prepare(sql: string) {
     const cached = this.#statements.get(sql)
     if (cached) return cached
     const statement = this.#database.prepare(sql)
+    const prepared = { statement, reader: statement.columns().length > 0 }
     if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!)
-    this.#statements.set(sql, statement)
-    return statement
+    this.#statements.set(sql, prepared)
+    return prepared
   }
 }

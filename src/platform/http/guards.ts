@@ -2,6 +2,8 @@
 // permission, and refuses cross-site state-changing requests that carry a cookie. The actor is
 // resolved on request; the verdict is applied in preParsing, after the route's rate limit has
 // counted the call, so that failing callers are limited too (and before any body is read).
+// Resolved actors are cached briefly (auth/actor.ts); a change through a route that can alter
+// sessions, accounts or memberships empties the cache before its answer leaves.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
 import { createActorResolver, type Actor } from '../auth/actor.ts'
@@ -11,14 +13,21 @@ import type { Db } from '../db/index.ts'
 import { AppError } from './errors.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Routes whose changes can revoke a session or change who may do what: sign-out and session
+ * revocation (better-auth), the account and its active workspace, memberships and joining. */
+const ACCESS_CHANGING_ROUTES = [AUTH_BASE_PATH + '/', '/v1/account/', '/v1/workspace/', '/v1/invitations/']
 
 export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string }) {
-  const resolveActor = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies })
+  const actors = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies })
   const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
   app.decorateRequest('actor', null)
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404 || !request.headers.cookie) return
-    request.actor = await resolveActor(request.headers, reply)
+    request.actor = await actors.resolve(request.headers, reply)
+  })
+  // onSend runs once the handler's transaction has committed and before the caller sees the answer.
+  app.addHook('onSend', async (request) => {
+    if (!SAFE_METHODS.has(request.method) && changesAccess(request.routeOptions.url)) actors.forgetAll()
   })
   app.addHook('preParsing', async (request) => {
     if (request.is404) return
@@ -40,6 +49,10 @@ export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db;
         : 'Your content permission is view: you may read and comment, not change content.')
     }
   })
+}
+
+function changesAccess(route: string | undefined) {
+  return route !== undefined && ACCESS_CHANGING_ROUTES.some((prefix) => route.startsWith(prefix))
 }
 
 function refuseCrossSite(request: FastifyRequest, trusted: Set<string>) {
