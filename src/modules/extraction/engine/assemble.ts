@@ -14,6 +14,7 @@ import type { ItemKind, TranscriptSegmentInput } from './types.ts'
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
+const REQUEST_TAKES_OPEN = 0.5
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -40,7 +41,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   const speakers: Person[] = []
 
   segments.forEach((segment, index) => {
-    const text = segment.text.replace(/[’‘]/g, "'")
+    // Speech engines spell out "let us", which reads as an invitation ("let's"), not "allow us" (but "let us know").
+    const text = segment.text.replace(/[’‘]/g, "'").replace(/\b([Ll])et us\b(?!\s+know\b)/g, "$1et's")
     const language = detectLanguage(text, segment.language)
     const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
     speakers.push(state.speaker)
@@ -200,7 +202,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const open = latest((draft) => draft.kind === 'action' && draft.isOpen && !draft.owner && draft.lastSegmentIndex >= state.index - 2)
     if (open && (owner || candidate.referring)) {
       const isAdjacent = open.lastSegmentIndex >= state.index - 1
-      const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase()) || overlapCoefficient(candidate.topic, open.topic) > 0
+      // A request naming its own work ("Priya, can you update the pricing page?") takes over the open
+      // item only when it is about the same thing, not when it merely shares a word ("update").
+      const overlap = overlapCoefficient(candidate.topic, open.topic)
+      const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase())
+        || (candidate.isRequest ? overlap >= REQUEST_TAKES_OPEN : overlap > 0)
       if ((isAdjacent && owner && !candidate.isRequest) || isRelated) {
         merge(open, candidate, state)
         if (owner) {

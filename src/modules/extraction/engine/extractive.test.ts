@@ -273,4 +273,30 @@ describe('extractive engine, contract', () => {
     // The goal is ≤ 1 s; the bound leaves room for a loaded CI machine.
     expect(performance.now() - started).toBeLessThan(2000)
   })
+
+  describe('transcripts as speech engines write them, with nobody listed', () => {
+    it('finds work a named person takes, also after a condition, and titles it plainly', () => {
+      const items = visible(meeting([
+        ['spk_1', 'Okay, let us start with the launch plan.'],
+        ['spk_2', 'Tom will send the launch email.'],
+        ['spk_1', 'Once the pricing page is updated, Maria will post the changelog.'],
+      ])).map((item) => [item.kind, item.title, item.ownerName])
+      expect(items).toEqual([
+        ['action', 'Send the launch email', 'Tom'],
+        ['action', 'Post the changelog once the pricing page is updated', 'Maria'],
+      ])
+    })
+
+    it('keeps a request for other work apart from the open item before it, and reads "let us" as a proposal', () => {
+      const result = extractItems(meeting([
+        ['spk_1', 'Somebody needs to update the onboarding docs before the launch.'],
+        ['spk_2', 'Priya, can you update the pricing page by Friday?'],
+        ['spk_1', 'We will use Postgres for the event store.'],
+        ['spk_2', 'Actually, let us go with Kafka instead for the event store.'],
+      ]))
+      const actions = result.items.filter((item) => item.kind === 'action')
+      expect(actions.map((item) => [item.title, item.ownerName])).toEqual([['Update the onboarding docs before the launch', undefined], ['Update the pricing page by Friday', 'Priya']])
+      expect(result.relations.map((relation) => relation.type)).toContain('supersedes')
+    })
+  })
 })

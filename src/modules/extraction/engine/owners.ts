@@ -27,7 +27,31 @@ export function buildPeople(input: ExtractionInput): People {
     bySpeakerId.set(segment.speakerId, person)
     if (person.name) named.push(person)
   }
-  return { bySpeakerId, aliases: aliasesOf(named) }
+  return { bySpeakerId, aliases: aliasesOf([...named, ...namesSaid(input.segments, named)]) }
+}
+
+// A capitalised word that takes work ("Tom will…", "Tom'll…", "Priya, can you…") is a person even
+// when nobody listed them: transcripts with letter case (most engines) name people nobody invited.
+const TAKES_WORK = /(?:^|[.!?;:]\s+|,\s+|\band\s+|\bthen\s+|\bso\s+)([A-Z][a-z]{2,15})(?:\s+(?:will|is going to|is gonna|can take|can own|takes|owns|handles)\b|'ll\b|,\s+(?:can|could|would)\s+you\b)/g
+const NOT_NAMES = new Set([
+  'the', 'this', 'that', 'these', 'those', 'then', 'there', 'they', 'she', 'who', 'what', 'which', 'when', 'where', 'why', 'how',
+  'someone', 'somebody', 'everyone', 'everybody', 'anyone', 'anybody', 'nobody', 'one', 'each', 'both', 'all', 'okay', 'sure', 'yes',
+  'yeah', 'maybe', 'also', 'next', 'finally', 'first', 'now', 'today', 'tomorrow', 'great', 'good', 'thanks', 'right', 'well', 'and',
+  'but', 'so', 'our', 'your', 'their', 'his', 'her', 'its', 'team', 'nothing', 'something', 'whoever', 'otherwise', 'again',
+])
+
+function namesSaid(segments: TranscriptSegmentInput[], known: Person[]): Person[] {
+  const seen = new Set(known.map((person) => person.name?.split(/\s+/)[0]?.toLowerCase()).filter(Boolean))
+  const found: Person[] = []
+  for (const segment of segments) {
+    for (const match of segment.text.replace(/[’‘]/g, "'").matchAll(TAKES_WORK)) {
+      const name = match[1]!
+      if (NOT_NAMES.has(name.toLowerCase()) || seen.has(name.toLowerCase())) continue
+      seen.add(name.toLowerCase())
+      found.push({ name })
+    }
+  }
+  return found
 }
 
 function aliasesOf(people: Person[]): Alias[] {
@@ -50,7 +74,7 @@ function aliasesOf(people: Person[]): Alias[] {
       return {
         alias, person, latin,
         pattern: new RegExp(latin ? `\\b${name}\\b` : name, 'u'),
-        assignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
+        assignment: new RegExp(latin ? `^${ENGLISH_CONDITION}(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
         recapAssignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_RECAP_ASSIGNMENT}` : `(?:^|让|请|由)${name}`, 'u'),
       }
     })
@@ -83,6 +107,8 @@ export function findAddressedPerson(people: People, text: string): Person | unde
   return undefined
 }
 
+/** "Once the page is live, Tom will…": a condition before the person who takes the work. */
+const ENGLISH_CONDITION = String.raw`(?:(?:once|after|when|as soon as|before|if)\b[^,]{1,80},\s*)?`
 const ENGLISH_ASSIGNMENT = String.raw`\s+(?:will|'ll|is going to|is gonna|can take|can own|to\s+\w|takes|owns|handles)\b`
 const ENGLISH_RECAP_ASSIGNMENT = String.raw`\s+(?:also\s+)?(?:will|'ll|is going to|to\s+\w|\w+s|\w+es)\b`
 const CHINESE_ASSIGNMENT = '(?:负责|来负责|来做|来跟|会|去|跟进|这周|本周|下周|明天|今天|后天|周[一二三四五六日]|月底|完成|提测|整理|准备|处理)'

@@ -6,6 +6,11 @@ const MAX_TITLE = 90
 
 export function makeTitle(clause: string, cues: CueSet, names: string[]): string {
   let text = clause.replace(/[’]/g, "'").trim()
+  // "Once the page is live, Tom will send it" → "Send it once the page is live".
+  const condition = /^((?:once|after|when|as soon as|before|if)\b[^,]{1,80}),\s*(.+)$/i.exec(text)
+  if (condition && names.some((name) => condition[2]!.toLowerCase().startsWith(name.toLowerCase()))) {
+    text = `${condition[2]!.replace(/[\s.!?]+$/u, '')} ${condition[1]!.charAt(0).toLowerCase()}${condition[1]!.slice(1)}`
+  }
   for (let pass = 0; pass < 4; pass += 1) {
     const before = text
     text = stripPrefix(text, cues.leadingFiller)
@@ -29,7 +34,9 @@ function stripName(text: string, name: string): string {
   const alias = name.toLowerCase()
   if (!lower.startsWith(alias)) return text
   const rest = text.slice(name.length)
-  return /^[\s,，:：]/u.test(rest) || /^\p{Script=Han}/u.test(name) ? rest.replace(/^[\s,，:：]+/u, '') : text
+  if (/^'ll\s/.test(rest)) return rest.slice(4)
+  // "Tom will send the email" → "Send the email": the name and the future it takes the work with.
+  return /^[\s,，:：]/u.test(rest) || /^\p{Script=Han}/u.test(name) ? rest.replace(/^[\s,，:：]+/u, '').replace(/^(?:will|is going to|is gonna)\s+/i, '') : text
 }
 
 function capitalize(text: string): string {
