@@ -3,7 +3,7 @@ import { eachDatabase } from '../../../test/harness.ts'
 import { encode, hasFfmpeg } from '../../../test/speech.ts'
 import { decodeToPcm16k } from '../../platform/speech/audio.ts'
 import { startRecording, uploadChunk } from '../sessions/testing.ts'
-import { decodeChunks, resumeWebm } from './decode.ts'
+import { decodeChunks, resumeStream } from './decode.ts'
 
 function noise(seconds: number): Buffer {
   const samples = new Int16Array(seconds * 16_000)
@@ -16,17 +16,17 @@ function noise(seconds: number): Buffer {
 }
 
 eachDatabase('decoding a recording in rounds', (h) => {
-  it.skipIf(!hasFfmpeg)('resumes a WebM stream near where the last round stopped and yields the same audio as decoding it whole', async () => {
+  it.skipIf(!hasFfmpeg).each(['webm', 'ogg'] as const)('resumes a %s stream near where the last round stopped and yields the same audio as decoding it whole', async (container) => {
     const owner = await h.member()
     const session = await startRecording(owner)
-    const webm = encode(noise(30), 'webm')
+    const webm = encode(noise(30), container)
     const pieces = 10
     for (let index = 0; index < pieces; index += 1) {
       const piece = webm.subarray(Math.floor((index * webm.length) / pieces), Math.floor(((index + 1) * webm.length) / pieces))
-      expect((await uploadChunk(owner, session.id, `w${index}`, piece, { contentType: 'audio/webm;codecs=opus' })).statusCode).toBe(200)
+      expect((await uploadChunk(owner, session.id, `w${index}`, piece, { contentType: `audio/${container};codecs=opus` })).statusCode).toBe(200)
     }
     const rows = await h.database.db.selectFrom('audio_chunks').selectAll().where('session_id', '=', session.id).orderBy('sequence').execute()
-    const whole = await decodeToPcm16k('ffmpeg', webm, { container: 'webm' })
+    const whole = await decodeToPcm16k('ffmpeg', webm, { container })
 
     // Three rounds, as transcription runs while the meeting goes on.
     let stream = { first: null as number | null, samples: 0 }
@@ -45,8 +45,8 @@ eachDatabase('decoding a recording in rounds', (h) => {
     const match = [...Array(321).keys()].map((step) => step - 160).find((shift) => window.every((sample, index) => sample === whole[at + shift + index]))
     expect(match).toBeDefined()
 
-    // The later rounds resumed at a Cluster instead of decoding from the first byte.
-    const resumed = await resumeWebm(h.app.deps, 'ffmpeg', rows, 25 * 16_000)
+    // The later rounds resumed at a Cluster / page instead of decoding from the first byte.
+    const resumed = await resumeStream(h.app.deps, 'ffmpeg', container, rows, 25 * 16_000)
     expect(resumed!.startSample).toBeGreaterThan(15 * 16_000)
   })
 })

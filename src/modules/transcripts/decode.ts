@@ -1,11 +1,12 @@
 // The new audio of a session, decoded: stored chunks after the last processed one, in sequence
 // order, to 16 kHz mono samples. PCM and WAV chunks decode alone; a WebM/Ogg chunk without its
-// own header continues the stream begun by an earlier chunk. A WebM stream resumes at a Cluster a
-// little before the samples not yet consumed (its header + the bytes from there: webm.ts), so each
-// run decodes about as much as is new; otherwise (Ogg, or no usable Cluster) the stream is decoded
-// again from its first chunk, and only the samples not yet consumed are taken.
+// own header continues the stream begun by an earlier chunk. The stream resumes at a WebM Cluster
+// or Ogg page a little before the samples not yet consumed (its header + the bytes from there:
+// webm.ts, ogg.ts), so each run decodes about as much as is new; without a usable place it is
+// decoded again from its first chunk, and only the samples not yet consumed are taken.
 import type { AppDeps } from '../../app.ts'
 import { audioFormatOf, decodeToPcm16k, startsStream } from '../../platform/speech/audio.ts'
+import { oggHeader, oggResumePoint } from '../../platform/speech/ogg.ts'
 import { RESUME_MARGIN_SAMPLES, resumePoint, webmHeader } from '../../platform/speech/webm.ts'
 import type { Tables } from '../../platform/db/tables.ts'
 
@@ -38,8 +39,8 @@ export async function decodeChunks(deps: AppDeps, sessionId: string, chunks: Chu
     const rows = await deps.database.db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
       .where('sequence', '>=', first).where('sequence', '<=', Number(last.sequence)).orderBy('sequence').execute()
     const format = audioFormatOf(last.content_type)
-    const resumed = format.container === 'webm' && result.streamSamples > RESUME_MARGIN_SAMPLES
-      ? await resumeWebm(deps, ffmpeg, rows, result.streamSamples).catch(() => undefined)
+    const resumed = (format.container === 'webm' || format.container === 'ogg') && result.streamSamples > RESUME_MARGIN_SAMPLES
+      ? await resumeStream(deps, ffmpeg, format.container, rows, result.streamSamples).catch(() => undefined)
       : undefined
     try {
       const { samples, startSample } = resumed ?? { samples: await decodeToPcm16k(ffmpeg, Buffer.concat(await Promise.all(rows.map((row) => bytesOf(deps, row)))), format), startSample: 0 }
@@ -79,20 +80,26 @@ export async function decodeChunks(deps: AppDeps, sessionId: string, chunks: Chu
 /** Chunks read backwards at most while looking for a Cluster to resume at (then: decode it all). */
 const RESUME_LOOKBACK = 64
 
+const RESUMERS = {
+  webm: { header: webmHeader, point: resumePoint },
+  ogg: { header: oggHeader, point: oggResumePoint },
+}
+
 /**
- * The stream decoded from a Cluster a little before `fromSample`: its first chunk's header plus
- * the last chunks' bytes, read backwards until they hold such a Cluster. Undefined when none is
- * found within RESUME_LOOKBACK chunks (the caller decodes the whole stream).
+ * The stream decoded from a Cluster (WebM) or page (Ogg) a little before `fromSample`: its first
+ * chunk's header plus the last chunks' bytes, read backwards until they hold such a place.
+ * Undefined when none is found within RESUME_LOOKBACK chunks (the caller decodes the whole stream).
  */
-export async function resumeWebm(deps: AppDeps, ffmpeg: string, rows: ChunkRow[], fromSample: number) {
-  const header = webmHeader(await bytesOf(deps, rows[0]!))
+export async function resumeStream(deps: AppDeps, ffmpeg: string, container: 'webm' | 'ogg', rows: ChunkRow[], fromSample: number) {
+  const { header: headerOf, point: pointOf } = RESUMERS[container]
+  const header = headerOf(await bytesOf(deps, rows[0]!))
   if (!header) return undefined
   const suffix: Uint8Array[] = []
   for (let index = rows.length - 1; index >= 1 && index >= rows.length - RESUME_LOOKBACK; index -= 1) {
     suffix.unshift(await bytesOf(deps, rows[index]!))
-    const point = resumePoint(Buffer.concat(suffix), fromSample)
+    const point = pointOf(Buffer.concat(suffix), fromSample)
     if (!point) continue
-    const samples = await decodeToPcm16k(ffmpeg, Buffer.concat([header, point.bytes]), { container: 'webm' })
+    const samples = await decodeToPcm16k(ffmpeg, Buffer.concat([header, point.bytes]), { container })
     // Fewer samples than the Cluster's place promises: something is off; decode it all instead.
     return point.startSample + samples.length >= fromSample ? { samples, startSample: point.startSample } : undefined
   }
