@@ -59,4 +59,17 @@ eachDatabase('work refinement', (h) => {
     expect((await viewer.get(`/v1/sessions/${session.id}/work-refinement`)).statusCode).toBe(200)
     expect((await (await h.member()).get(`/v1/sessions/${session.id}/work-refinement`)).statusCode).toBe(404)
   })
+
+  it('knows the workspace\'s members by name: the owner a request names is suggested as that member', async () => {
+    const owner = await h.member()
+    const priya = await joinWorkspace(h, owner.workspaceId, 'edit')
+    await h.database.db.updateTable('auth_user').set({ name: 'Priya Shah' }).where('id', '=', priya.accountId).execute()
+    const session = await startRecording(owner)
+    const ids = await seedSegments(h, session, MEETING)
+    await refineSession(h.app.deps, session.id)
+    const sets = (await owner.get(`/v1/conversations/${session.conversationId}/workset`)).json().workSets
+    const action = (await owner.get(`/v1/worksets/${sets[0].id}`)).json().workObjects.find((object: { kind: string }) => object.kind === 'action')
+    expect(action).toMatchObject({ suggestedOwnerName: 'Priya Shah', suggestedOwnerId: priya.accountId, sourceSegmentIds: expect.arrayContaining([ids[2]]) })
+    expect(action.ownerId).toBeUndefined()
+  })
 })

@@ -10,7 +10,8 @@ import { workModel } from '../../platform/llm/chat.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { finalSegments, listSpeakers } from '../transcripts/index.ts'
 import { createProposal, deriveTakeover, recordFollowups, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
-import type { ExtractedItem, ExtractionResult } from './engine/index.ts'
+import { listMembers } from '../workspace/index.ts'
+import type { ExtractedItem, ExtractionResult, MeetingParticipant } from './engine/index.ts'
 import { runEngine } from './engines.ts'
 
 export const REFINE_JOB = 'extraction.refine'
@@ -41,7 +42,7 @@ export function presentRefinement(row: { session_id: string; state: string; engi
 
 export async function refineSession(deps: AppDeps, sessionId: string) {
   const { db } = deps.database
-  const session = await db.selectFrom('capture_sessions').select(['id', 'conversation_id', 'started_at']).where('id', '=', sessionId).executeTakeFirst()
+  const session = await db.selectFrom('capture_sessions').select(['id', 'workspace_id', 'conversation_id', 'started_at']).where('id', '=', sessionId).executeTakeFirst()
   if (!session) return
   const segments = await finalSegments(db, sessionId)
   if (segments.length === 0) return
@@ -54,6 +55,7 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
         ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? segment.speaker_id } : {}),
         ...(segment.language ? { language: segment.language } : {}),
       })),
+      participants: await participantsOf(deps, session.workspace_id),
       meetingStartedAt: session.started_at,
     })
     await db.transaction().execute(async (trx) => {
@@ -72,6 +74,19 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
     throw error
   }
 }
+
+/** The workspace's members who can take work, by name: "Priya, can you…" names one of them. */
+async function participantsOf(deps: AppDeps, workspaceId: string): Promise<MeetingParticipant[]> {
+  const members = await listMembers(deps.database.db, workspaceId)
+  return members.filter((member) => member.content_permission === 'edit' && member.name?.trim())
+    .map((member) => ({ name: member.name.trim(), accountId: member.account_id }))
+}
+
+/** What the engine heard about who and by when, as a proposal carries it. */
+const hintsOf = (item: ExtractedItem) => ({
+  ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.ownerAccountId ? { ownerHintAccountId: item.ownerAccountId } : {}),
+  ...(item.dueDate ? { dueDate: item.dueDate } : {}),
+})
 
 type StoredItem = { item_key: string; kind: string; work_object_id: string | null; payload: string }
 const engineOfKey = (key: string) => (key.startsWith('ai:') ? 'grounded-ai' : 'extractive')
@@ -98,7 +113,7 @@ async function proposeItems(deps: AppDeps, trx: Executor, sessionId: string, ite
     const proposal = await createProposal(deps, trx, {
       sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
       confidence: item.confidence, family: item.family, semanticType: item.semanticType,
-      ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
+      ...hintsOf(item),
     })
     await trx.updateTable('extraction_items').set({ work_object_id: proposal.id }).where('session_id', '=', sessionId).where('item_key', '=', item.key).execute()
     stored.push({ item_key: item.key, kind: item.kind, work_object_id: proposal.id, payload: JSON.stringify(item) })
@@ -144,7 +159,7 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
         workObjectId = (await createProposal(deps, trx, {
           sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
           confidence: Number(row.confidence), family: item.family, semanticType: item.semanticType,
-          ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
+          ...hintsOf(item),
         })).id
         proposed += 1
       } else if (!visible && Number(row.hidden) === 0 && row.work_object_id && !await stillShown(trx, sessionId, row.work_object_id, row.item_key, gate)) {

@@ -35,6 +35,7 @@ export function presentWorkObject(row: WorkObjectRow) {
     origin: row.origin,
     ...opt('confidence', row.confidence),
     ...opt('suggestedOwnerName', row.owner_hint),
+    ...opt('suggestedOwnerId', row.owner_hint_account_id),
     ...opt('dueDate', row.due_date),
     ...proposalOf(row),
     stage: row.stage,

@@ -30,6 +30,8 @@ export type ProposalInput = {
   nextStep?: string
   /** who takes it and by when, as the engine heard them */
   ownerHint?: string
+  /** the member the engine matched that name to */
+  ownerHintAccountId?: string
   dueDate?: string
 }
 
@@ -50,7 +52,7 @@ export async function createProposal(deps: AppDeps, executor: Executor, input: P
       kind: input.kind, family: semantics.family, semanticType: semantics.semanticType,
       content: normalizeContent({ title: input.title, summary: input.summary ?? null }), sourceSegmentIds,
       nextStep: input.nextStep ?? null, targetProjectId: null, origin: 'ai', confidence: input.confidence, createdBy: null,
-      ownerHint: input.ownerHint ?? null, dueDate: input.dueDate ?? null,
+      ownerHint: input.ownerHint ?? null, ownerHintAccountId: input.ownerHintAccountId ?? null, dueDate: input.dueDate ?? null,
     })
     return present.presentWorkObject(object)
   })

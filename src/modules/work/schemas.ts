@@ -37,6 +37,7 @@ export const WorkObject = Type.Object({
   origin: literals(['person', 'ai'] as const),
   confidence: Type.Optional(Type.Number()),
   suggestedOwnerName: Type.Optional(Type.String({ description: 'Who takes it, as the extraction engine heard it; a person assigns the account (ownerId).' })),
+  suggestedOwnerId: Type.Optional(Type.String({ description: 'The member suggestedOwnerName matched (an account id): one assignment away.' })),
   dueDate: Type.Optional(Type.String({ format: 'date', description: 'By when, as said in the meeting (local date).' })),
   proposal: Type.Optional(Type.Object({
     state: literals(['pending', 'accepted', 'rejected'] as const),

@@ -58,7 +58,7 @@ export async function ensureWorkSet(trx: Executor, session: SessionRow) {
 export type NewObject = {
   kind: WorkKind; family: string; semanticType: string; content: WorkContent; sourceSegmentIds: string[]
   nextStep: string | null; targetProjectId: string | null; origin: 'person' | 'ai'; confidence: number | null; createdBy: string | null
-  ownerHint?: string | null; dueDate?: string | null
+  ownerHint?: string | null; ownerHintAccountId?: string | null; dueDate?: string | null
 }
 
 /** Inserts an object with its first revision and its first (open) review task, and records it. */
@@ -74,7 +74,7 @@ export async function insertNewObject(deps: AppDeps, trx: Executor, session: Ses
     kind: input.kind, family: input.family, semantic_type: input.semanticType, title: input.content.title, summary: input.content.summary,
     next_step: input.nextStep, target_project_id: input.targetProjectId, source_segment_ids: JSON.stringify(input.sourceSegmentIds),
     origin: input.origin, confidence: input.confidence, proposal_state: input.origin === 'ai' ? 'pending' : null, pending_revision_id: null,
-    owner_hint: input.ownerHint ?? null, due_date: input.dueDate ?? null,
+    owner_hint: input.ownerHint ?? null, owner_hint_account_id: input.ownerHintAccountId ?? null, due_date: input.dueDate ?? null,
     current_revision_id: revisionId, revision_hash: hash, revision_number: 1, stage: 'captured',
     responsibility_state: 'todo', blocked_reason: null, responsibility_updated_at: now, owner_account_id: null, reviewer_account_id: null,
     current_review_id: reviewId, created_by: input.createdBy, created_at: now, updated_at: now,

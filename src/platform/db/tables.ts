@@ -404,6 +404,8 @@ export type WorkObjectTable = {
   proposal_state: ProposalState | null
   /** the owner's name as the engine heard it, until a person assigns an account */
   owner_hint: string | null
+  /** the member that name is, when the engine matched it to one */
+  owner_hint_account_id: string | null
   /** YYYY-MM-DD, local to the meeting */
   due_date: string | null
   pending_revision_id: string | null

@@ -54,14 +54,22 @@ function namesSaid(segments: TranscriptSegmentInput[], known: Person[]): Person[
   return found
 }
 
+const COMMON_WORDS = new Set([
+  'will', 'mark', 'bill', 'may', 'june', 'april', 'august', 'grant', 'rob', 'pat', 'sue', 'art', 'joy', 'hope', 'faith', 'max',
+  'chase', 'summer', 'rose', 'ray', 'gene', 'frank', 'drew', 'jack', 'lane', 'miles', 'page', 'rich', 'sage', 'don', 'guy', 'kit',
+  'long', 'major', 'penny', 'river', 'sky', 'sunny', 'win', 'young',
+  'test', 'admin', 'user', 'team', 'support', 'sales', 'ops', 'dev', 'qa', 'bot',
+])
+
 function aliasesOf(people: Person[]): Alias[] {
   const candidates: { alias: string; person: Person }[] = []
   for (const person of people) {
     const name = person.name?.trim()
     if (!name || /^(?:speaker|spk|unknown|说话人)\b/i.test(name)) continue
-    candidates.push({ alias: name, person })
     const first = name.split(/\s+/)[0]!
-    if (/^[A-Za-z]/.test(name) && first !== name && first.length >= 2) candidates.push({ alias: first, person })
+    // A first name that is also a common word ("Will", "Mark") would find a person in every sentence.
+    if (!COMMON_WORDS.has(name.toLowerCase())) candidates.push({ alias: name, person })
+    if (/^[A-Za-z]/.test(name) && first !== name && first.length >= 2 && !COMMON_WORDS.has(first.toLowerCase())) candidates.push({ alias: first, person })
   }
   const counts = new Map<string, number>()
   for (const { alias } of candidates) counts.set(alias.toLowerCase(), (counts.get(alias.toLowerCase()) ?? 0) + 1)

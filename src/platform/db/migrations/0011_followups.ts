@@ -11,6 +11,7 @@ export function followups() {
       // What the engine heard about an action: who takes it (a name, until a person assigns an
       // account) and by when (a local date).
       await db.schema.alterTable('work_objects').addColumn('owner_hint', 'text').execute()
+      await db.schema.alterTable('work_objects').addColumn('owner_hint_account_id', 'text').execute()
       await db.schema.alterTable('work_objects').addColumn('due_date', 'text').execute()
       await db.schema.createTable('work_clarifications')
         .addColumn('id', 'text', (c) => c.primaryKey())
