@@ -21,7 +21,7 @@ export async function segmentHits(database: Database, workspaceId: string, terms
       const short = terms.short.map((term) => sql`and ${contains('s.text', term)}`)
       const { rows } = await sql<SegmentHit>`
         select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
-        from transcript_fts join transcript_segments s on s.rowid = transcript_fts.rowid
+        from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
         where transcript_fts match ${ftsExpression(terms.long)} and s.workspace_id = ${workspaceId} ${sql.join(short, sql` `)}
         order by bm25(transcript_fts) limit ${CANDIDATES}`.execute(db)
       return rows.map((row) => ({ ...row, score: Number(row.score) }))

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startRecording } from '../sessions/testing.ts'
@@ -66,6 +67,21 @@ eachDatabase('session search', (h) => {
     expect((await search(owner, 'stable', '&archived=true')).json().sessions).toHaveLength(0)
     expect((await owner.get('/v1/search/sessions?q=')).statusCode).toBe(400)
     expect((await h.anonymous.get('/v1/search/sessions?q=x')).statusCode).toBe(401)
+  })
+
+  it('still finds the right segments after rows were deleted and the database compacted (SQLite VACUUM)', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner, { title: 'Compaction' })
+    const filler = await seedSegments(h, session, Array.from({ length: 60 }, (_, index) => ({ text: `filler line number ${index} about nothing` })))
+    const kept = await seedSegments(h, session, [{ text: 'The quarterly zeppelin inspection is on Monday.' }, { text: 'Edited later: old words.' }])
+    await h.database.db.deleteFrom('transcript_segments').where('id', 'in', filler.slice(0, 50)).execute()
+    await h.database.db.updateTable('transcript_segments').set({ text: 'Edited later: marmalade budget.' }).where('id', '=', kept[1]!).execute()
+    if (h.kind === 'sqlite') await sql`vacuum`.execute(h.database.db)
+    const zeppelin = (await search(owner, 'zeppelin')).json().sessions
+    expect(zeppelin.map((found: { search: { segmentId: string } }) => found.search.segmentId)).toEqual([kept[0]])
+    expect((await search(owner, 'marmalade')).json().sessions[0].search.segmentId).toBe(kept[1])
+    expect((await search(owner, 'old words')).json().sessions).toEqual([])
+    expect(filler.slice(50)).toContain((await search(owner, 'filler')).json().sessions[0].search.segmentId)
   })
 })
 

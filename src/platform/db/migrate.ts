@@ -14,6 +14,7 @@ import { work } from './migrations/0008_work.ts'
 import { shares } from './migrations/0009_shares.ts'
 import { extraction } from './migrations/0010_extraction.ts'
 import { followups } from './migrations/0011_followups.ts'
+import { searchKeys } from './migrations/0012_search_keys.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -27,6 +28,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0009_shares': shares,
   '0010_extraction': extraction,
   '0011_followups': followups,
+  '0012_search_keys': searchKeys,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {
