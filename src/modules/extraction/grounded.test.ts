@@ -4,6 +4,7 @@ import { eachDatabase } from '../../../test/harness.ts'
 import { createChatClient } from '../../platform/llm/chat.ts'
 import { startRecording } from '../sessions/testing.ts'
 import { seedSegments } from '../transcripts/testing.ts'
+import { refineWhenDue } from './jobs.ts'
 import { refineSession } from './refine.ts'
 
 const MEETING = [
@@ -77,6 +78,28 @@ eachDatabase('grounded-ai extraction', (h) => {
       const clarifications = (await owner.get(`/v1/worksets/${sets[0].id}`)).json().clarifications as { kind: string; status: string; workObjectIds: string[] }[]
       const notes = detail.workObjects.find((object: { title: string }) => object.title === 'Write the release notes').id
       expect(clarifications.filter((clarification) => clarification.status === 'open' && clarification.workObjectIds.includes(notes))).toHaveLength(1)
+    } finally {
+      h.app.deps.llm = undefined
+    }
+  })
+
+  it('asks the model at most once a minute while recording, and puts the run asked for sooner off until then', async () => {
+    h.app.deps.llm = createChatClient({ baseUrl: llm.url(), model: 'test-model', timeoutMs: 5000 })
+    try {
+      const owner = await h.member()
+      const session = await startRecording(owner)
+      const ids = await seedSegments(h, session, MEETING)
+      llm.reply = () => ({ status: 200, content: JSON.stringify({ items: [item('action', 'Update the pricing page', [ids[2]])], clarifications: [], relations: [] }) })
+      const asked = llm.requests.length
+      expect(await refineWhenDue({ sessionId: session.id }, { deps: h.app.deps })).toBe(true)
+      expect(await refineWhenDue({ sessionId: session.id }, { deps: h.app.deps })).toBe(false)
+      expect(llm.requests.length).toBe(asked + 1)
+      const later = await h.database.db.selectFrom('jobs').select(['run_at', 'state']).where('dedupe_key', '=', `${session.id}:later`).execute()
+      expect(later).toHaveLength(1)
+      expect(Date.parse(later[0]!.run_at)).toBeGreaterThan(Date.now() + 50_000)
+      // Once the meeting has ended there is nothing to save: the run goes ahead.
+      await h.database.db.updateTable('capture_sessions').set({ state: 'processing' }).where('id', '=', session.id).execute()
+      expect(await refineWhenDue({ sessionId: session.id }, { deps: h.app.deps })).toBe(true)
     } finally {
       h.app.deps.llm = undefined
     }
