@@ -19,17 +19,21 @@ export async function segmentHits(database: Database, workspaceId: string, terms
   if (database.dialect === 'sqlite') {
     if (terms.long.length > 0) {
       const short = terms.short.map((term) => sql`and ${contains('s.text', term)}`)
-      const { rows } = await sql<SegmentHit>`
+      const query = sql<SegmentHit>`
         select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
         from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
         where transcript_fts match ${ftsExpression(terms.long)} and s.workspace_id = ${workspaceId} ${sql.join(short, sql` `)}
-        order by bm25(transcript_fts) limit ${CANDIDATES}`.execute(db)
+        order by bm25(transcript_fts) limit ${CANDIDATES}`
+      // Ranking every match of a common word takes a while: off the main thread when it can be.
+      const rows = database.readPool ? await database.readPool.all<SegmentHit>(query.compile(db)) : (await query.execute(db)).rows
       return rows.map((row) => ({ ...row, score: Number(row.score) }))
     }
     let query = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
     for (const term of terms.short) query = query.where(contains('s.text', term))
     // No ORDER BY: the scan stops at the first CANDIDATES matches.
-    return (await query.limit(CANDIDATES).execute()).map((row) => ({ ...row, score: 1 }))
+    const limited = query.limit(CANDIDATES)
+    const rows = database.readPool ? await database.readPool.all<Omit<SegmentHit, 'score'>>(limited.compile()) : await limited.execute()
+    return rows.map((row) => ({ ...row, score: 1 }))
   }
   const pgContains = (term: string) => (caseless(term) ? sql<boolean>`strpos(s.text, ${term}) > 0` : sql<boolean>`s.text ilike ${likePattern(term)}`)
   if (terms.long.length === 0) {

@@ -1,11 +1,13 @@
 // Opens the database named by the config: node:sqlite (embedded) or PostgreSQL (cluster).
 // Everything that differs between the two lives here and in dialect.ts.
 import { mkdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseTarget } from '../../config.ts'
+import { createReadPool, type ReadPool } from './read-pool.ts'
 import { NodeSqliteDialect } from './sqlite-dialect.ts'
 import type { Tables } from './tables.ts'
 
@@ -19,8 +21,13 @@ export type Database = {
   schema: string | undefined
   /** PostgreSQL connection string, for connections outside the pool (LISTEN) */
   url: string | undefined
+  /** SQLite file: read-only connections on worker threads for heavy reads (search) */
+  readPool?: ReadPool
   close(): Promise<void>
 }
+
+/** Read-only SQLite connections on worker threads (the main thread keeps the one that writes). */
+const READ_WORKERS = Math.max(2, Math.min(4, availableParallelism() - 1))
 
 // int8 (COUNT(*), bigint columns) as a JS number: our counts never pass 2^53.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
@@ -35,12 +42,20 @@ function openSqlite(file: string): Database {
   const database = new DatabaseSync(file)
   database.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL')
   const db = new Kysely<Tables>({ dialect: new NodeSqliteDialect(database) })
+  // Started on first use: most processes (CLI commands, most tests) never search.
+  let readPool: ReadPool | undefined
   return {
     db,
     dialect: 'sqlite',
     schema: undefined,
     url: undefined,
+    get readPool() {
+      if (file === ':memory:') return undefined
+      readPool ??= createReadPool(file, READ_WORKERS)
+      return readPool
+    },
     async close() {
+      await readPool?.close()
       await db.destroy()
       if (database.isOpen) database.close()
     },
