@@ -5,7 +5,9 @@
 import type { AppDeps } from '../../app.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
+import { enqueue } from '../../platform/jobs/index.ts'
 import { notify } from '../workspace/index.ts'
+import { TAKEOVER_JOB } from './jobs.ts'
 import { presentWorkObject } from './presenter.ts'
 import * as repo from './repo.ts'
 
@@ -32,8 +34,10 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
     actor_account_id: change.actorId, at,
   })))
   await deps.events.append(trx, object.conversation_id, change.event, { workObject: presentWorkObject(object), ...change.data })
-  const revision = await repo.bumpWorkSet(trx, object.work_set_id, at)
+  const { revision, takeover_state: takeover, session_id: sessionId } = await repo.bumpWorkSetRow(trx, object.work_set_id, at)
   await deps.events.append(trx, object.conversation_id, 'workset.updated', { workSetId: object.work_set_id, revision })
+  // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
+  if (takeover === 'empty' && object.kind === 'action') await enqueue(trx, TAKEOVER_JOB, { sessionId }, { dedupeKey: object.work_set_id })
   const seen = new Set<string>()
   for (const recipient of change.notify ?? []) {
     const accountId = recipient.accountId

@@ -50,7 +50,8 @@ export async function ensureWorkSet(trx: Executor, session: SessionRow) {
   const now = nowIso()
   await repo.insertWorkSet(trx, {
     id: newId('wst'), workspace_id: session.workspace_id, session_id: session.id, conversation_id: session.conversation_id,
-    revision: 0, takeover_state: null, needs_rebuild: 0, created_at: now, updated_at: now,
+    // A set first made after the meeting: its takeover found nothing (record.ts derives it again).
+    revision: 0, takeover_state: session.state === 'recording' || session.state === 'processing' ? null : 'empty', needs_rebuild: 0, created_at: now, updated_at: now,
   })
   return (await repo.findWorkSetOfSession(trx, session.id))!
 }

@@ -96,6 +96,13 @@ eachDatabase('takeover summary', (h) => {
     await quiet.end()
     const sets = (await owner.get(`/v1/conversations/${quiet.session.conversationId}/workset`)).json().workSets
     expect(sets.every((set: { takeoverState: string }) => set.takeoverState === 'empty')).toBe(true)
+
+    // A person captures the action the meeting lacked: the summary is derived again by itself.
+    const captured = (await owner.post(`/v1/sessions/${quiet.session.id}/workobjects`, { kind: 'action', title: 'Water the plants' })).json()
+    await h.app.deps.jobs.drain()
+    const now = await quiet.detail()
+    expect(now.takeoverState).toBe('ready')
+    expect(now.takeoverSummary.blocks[0].items.map((item: { workObjectId: string }) => item.workObjectId)).toEqual([captured.id])
   })
 
   it('with a chat model: a failed brief is shown as failed with a retry, and the retry makes it ready', async () => {
