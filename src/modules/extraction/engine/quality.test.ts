@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { evaluateExtractive } from '../../../../eval/extraction.ts'
 
 const FLOORS = {
-  // Measured: development 0.986 / 0.974 / 0.982, held-out (third batch, first run) 0.841 / 0.875 / 0.786.
-  development: { action: 0.97, decision: 0.96, overall: 0.97 },
-  'held-out': { action: 0.82, decision: 0.85, overall: 0.76 },
+  // Measured: development (with the fourth batch) 0.959 / 0.953 / 0.944. No held-out split until
+  // the fifth batch (test/fixtures/meetings/fifth-batch) is unsealed.
+  development: { action: 0.94, decision: 0.94, overall: 0.93 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
