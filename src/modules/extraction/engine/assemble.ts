@@ -214,6 +214,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         if (owner) {
           open.owner = owner
           open.isOpen = false
+          // "Felix, would you write the runbook?" taking the open item still waits for Felix's yes.
+          if (candidate.isRequest) open.requestTo = owner
         }
         return open
       }

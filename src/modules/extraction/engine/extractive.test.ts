@@ -355,6 +355,26 @@ describe('extractive engine, rules broadened from the fourth batch', () => {
     expect(items.filter((item) => item.kind === 'reference').map((item) => item.sourceSegmentIds)).toEqual([['s1'], ['s2']])
   })
 
+  it('lets the person a request names accept open work, and reads "I\'ll say that at…", "put a ticket in" as work', () => {
+    const items = visible(meeting([
+      ['alice', 'Who owns the release notes for the mobile app?'],
+      ['alice', 'Bob, would you be willing to write the release notes for the mobile app?'],
+      ['bob', 'Sure, I can do that. Give me until Friday.'],
+      ['carol', "There's no freeze planned for your group. I'll say that explicitly at the all-hands."],
+      ['alice', 'Put a ticket in for the login crash and link it to the incident.'],
+    ], { participants: team })).filter((item) => item.kind === 'action')
+    expect(items.map((item) => [item.ownerName, item.sourceSegmentIds[0]])).toEqual([['Bob Lee', 's1'], ['Carol Diaz', 's4'], ['Carol Diaz', 's5']])
+    expect(items[0]).toMatchObject({ dueDate: '2026-03-06' })
+    expect(items[0]!.sourceSegmentIds).toContain('s3')
+  })
+
+  it('records an offer agreed as a decision, a rate "上个季度是…" as a result, and a colleague\'s past fix as neither', () => {
+    const people = [{ speakerId: 'a', name: '王磊' }, { speakerId: 'b', name: '李静' }]
+    expect(kinds(meeting([['alice', "Okay so that's unanimous, we're making her an offer at the staff level."]], { participants: team }))).toEqual([['decision', ['s1']]])
+    expect(kinds(meeting([['bob', 'Can you pair with Carol on it? She fixed something similar last month.']], { participants: team })).filter(([kind]) => kind === 'outcome')).toEqual([])
+    expect(kinds(meeting([['a', '先说一下背景，退款率上个季度是百分之三，目标是二。']], { participants: people }))).toEqual([['outcome', ['s1']]])
+  })
+
   it('reads 从…开始 as a rule, 你…之前先… as a request, and neither a status nor "who was it?" as work', () => {
     const people = [{ speakerId: 'a', name: '王磊' }, { speakerId: 'b', name: '李静' }]
     const items = visible(meeting([
