@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { evaluateExtractive } from '../../../../eval/extraction.ts'
 
 const FLOORS = {
-  // Measured: development (with the fourth batch) 0.959 / 0.953 / 0.944. No held-out split until
-  // the fifth batch (test/fixtures/meetings/fifth-batch) is unsealed.
-  development: { action: 0.94, decision: 0.94, overall: 0.93 },
+  // Measured: development (with the fourth batch) 0.994 / 0.980 / 0.985, held-out (fifth batch,
+  // first run) 0.821 / 0.714 / 0.739.
+  development: { action: 0.98, decision: 0.97, overall: 0.97 },
+  'held-out': { action: 0.80, decision: 0.70, overall: 0.72 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
