@@ -1,7 +1,9 @@
 // `npm run eval`: the extractive engine over the labelled meetings of test/fixtures/meetings,
 // printing precision, recall and F1 per kind and overall. `npm run eval -- --verbose` also lists,
 // per meeting, what was missed and what was produced without a label; `--split=held-out` limits
-// the run to one split.
+// the run to one split; `--meetings=id,id` also scores those meetings together (a batch that moved
+// to development keeps a score of its own).
+import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
 
 const verbose = process.argv.includes('--verbose')
@@ -28,3 +30,8 @@ for (const { split, meetingCount, report: splitReport } of splits) {
   console.log(formatReport(splitReport, `Extractive engine, ${split} split: ${meetingCount} labelled meetings (items at or above the quality gate)`), '\n')
 }
 if (!only) console.log(formatReport(report, `All ${all.length} labelled meetings`))
+const picked = process.argv.find((argument) => argument.startsWith('--meetings='))?.slice('--meetings='.length).split(',')
+if (picked) {
+  const chosen = all.filter(({ fixture }) => picked.includes(fixture.id))
+  console.log('\n' + formatReport(summarize(chosen.map(({ score }) => score)), `Meetings ${chosen.map(({ fixture }) => fixture.id).join(', ')}`))
+}

@@ -156,7 +156,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     if (!asked || !dueDate) return undefined
     asked.asksWhen = false
     const dependency = state.cues.dependency.exec(clause.toLowerCase())
-    const existing = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, state.speaker) && overlapCoefficient(draft.topic, asked.topic) > 0)
+    // "I'll ask Priyanka." — "How soon can you get an answer?": asked right after the answerer's own commitment, about it.
+    const existing = latest((draft) => draft.kind === 'action' && samePerson(draft.owner, state.speaker)
+      && (overlapCoefficient(draft.topic, asked.topic) > 0 || draft.lastSegmentIndex >= asked.firstSegmentIndex - 1))
     if (existing) {
       addMention(existing, state, clause, undefined)
       if (!existing.dueDate) existing.dueDate = dueDate
@@ -212,6 +214,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         if (owner) {
           open.owner = owner
           open.isOpen = false
+          // "Felix, would you write the runbook?" taking the open item still waits for Felix's yes.
+          if (candidate.isRequest) open.requestTo = owner
         }
         return open
       }

@@ -90,7 +90,7 @@ export function classifyClause(clause: string, context: ClauseContext): ClauseSi
     acceptance: cues.acceptance.test(normalized),
   }
   if (!body || cues.logistics.test(body) || cues.logistics.test(normalized)) return signals
-  const kinded = context.isRecap ? recapAction(body, context) : decideKind(body, clause, context)
+  const kinded = context.isRecap ? recapAction(body, context) ?? recapReference(body, clause, cues) : decideKind(body, clause, context)
   if (!kinded) return signals
   signals.candidate = complete(kinded, clause, body, context)
   return signals
@@ -102,6 +102,13 @@ function recapAction(body: string, context: ClauseContext): Kinded | undefined {
   return { kind: 'action', semanticType: 'task', confidence: 0.6, owner: { mode: 'named', person }, isRecap: true }
 }
 
+/** "需求文档在飞书的会员项目文件夹里" said inside a recap: still a pointer to a document. */
+function recapReference(body: string, asSaid: string, cues: CueSet): Kinded | undefined {
+  if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.8 }
+  if (cues.referenceDocument.test(body)) return { kind: 'reference', semanticType: 'document', confidence: 0.65 }
+  return undefined
+}
+
 function decideKind(body: string, asSaid: string, context: ClauseContext): Kinded | undefined {
   const { cues, people } = context
   if (cues.openQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.7 }
@@ -111,7 +118,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
   const progressiveAt = position(cues.firstPersonProgressive, body)
-  const claimAt = position(cues.claim, body)
+  const claimAt = cues.notClaim?.test(normalize(context.sentence, cues)) ? -1 : position(cues.claim, body)
   const solicitationAt = position(cues.ownerSolicitation, body)
   const isYesNoQuestion = cues.questionEnd.test(body) && cues.questionStart.test(body)
   const needAt = isYesNoQuestion ? -1 : position(cues.collectiveNeed, body)
@@ -123,7 +130,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const policyAt = position(cues.decisionPolicy, body)
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+\w/, body) : -1
+  // "Let's figure that out later" puts a choice off; it makes none.
+  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b)\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 

@@ -24,6 +24,8 @@ export type CueSet = {
   notCommitment: RegExp
   /** Claims an item just discussed ("that's mine", "交给我"). */
   claim: RegExp
+  /** Tested on the whole sentence: owning a past slip, not a task ("that's on me, I was driving"). */
+  notClaim?: RegExp
   /** Asks someone to do something ("can you", "你来"). */
   request: RegExp
   notRequest: RegExp

@@ -300,3 +300,97 @@ describe('extractive engine, contract', () => {
     })
   })
 })
+
+describe('extractive engine, rules broadened from the fourth batch', () => {
+  const kinds = (input: ExtractionInput) => visible(input).map((item) => [item.kind, item.sourceSegmentIds])
+
+  it('does not take handing the floor or owning a past slip for work', () => {
+    expect(kinds(meeting([
+      ['alice', 'Bob, can you walk us through what happened on Tuesday?'],
+      ['bob', "Sure. The deploy broke around noon and I only saw the page later. That's on me, I was in a workshop."],
+      ['alice', 'Let me say what I think first, the alerting itself was fine.'],
+    ], { participants: team })).filter(([kind]) => kind === 'action')).toEqual([])
+  })
+
+  it('dates the commitment a "how soon…?" asks about instead of making a second one', () => {
+    const actions = visible(meeting([
+      ['alice', "I'll ask finance for the extra headcount budget."],
+      ['bob', 'How soon can you get an answer from them?'],
+      ['alice', "I'll talk to them tomorrow."],
+    ], { participants: team })).filter((item) => item.kind === 'action')
+    expect(actions).toHaveLength(1)
+    expect(actions[0]).toMatchObject({ ownerName: 'Alice Moreau', dueDate: '2026-03-05' })
+    expect(actions[0]!.sourceSegmentIds).toContain('s3')
+  })
+
+  it('keeps "who is going to…?" answered with "I don\'t know yet" as an open question, not open work', () => {
+    expect(kinds(meeting([
+      ['alice', "Who's going to maintain the new search cluster?"],
+      ['bob', "Good question, I don't know yet. Let's figure that out when the plan is ready."],
+    ], { participants: team }))).toEqual([['question', ['s1']]])
+  })
+
+  it('hears risks and open questions raised without the word "risk"', () => {
+    const items = visible(meeting([
+      ['alice', 'Just flagging, the importer still has no retries.'],
+      ['bob', "I'm not sure what the vendor's actual quota is."],
+      ['carol', 'Quick heads up, I am out on Friday.'],
+    ], { participants: team }))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds[0]])).toEqual([['question', 's1'], ['question', 's2']])
+  })
+
+  it('reads "if X, we Y" as a rule and "turned it off" or "rolled X back" as results', () => {
+    expect(kinds(meeting([
+      ['alice', 'If legal says no, we ship without the export.'],
+      ['bob', 'We turned the debug logging off last week.'],
+      ['carol', 'I rolled the cache change back and the backlog drained within the hour.'],
+    ], { participants: team }))).toEqual([['decision', ['s1']], ['outcome', ['s2']], ['outcome', ['s3']]])
+  })
+
+  it('finds documents named only by the tool or the sheet they live in', () => {
+    const items = visible(meeting([
+      ['alice', "The detailed figures are in the hiring plan sheet, I'll post the link."],
+      ['bob', 'The mockups are in Figma, under the onboarding project.'],
+    ], { participants: team }))
+    expect(items.filter((item) => item.kind === 'reference').map((item) => item.sourceSegmentIds)).toEqual([['s1'], ['s2']])
+  })
+
+  it('lets the person a request names accept open work, and reads "I\'ll say that at…", "put a ticket in" as work', () => {
+    const items = visible(meeting([
+      ['alice', 'Who owns the release notes for the mobile app?'],
+      ['alice', 'Bob, would you be willing to write the release notes for the mobile app?'],
+      ['bob', 'Sure, I can do that. Give me until Friday.'],
+      ['carol', "There's no freeze planned for your group. I'll say that explicitly at the all-hands."],
+      ['alice', 'Put a ticket in for the login crash and link it to the incident.'],
+    ], { participants: team })).filter((item) => item.kind === 'action')
+    expect(items.map((item) => [item.ownerName, item.sourceSegmentIds[0]])).toEqual([['Bob Lee', 's1'], ['Carol Diaz', 's4'], ['Carol Diaz', 's5']])
+    expect(items[0]).toMatchObject({ dueDate: '2026-03-06' })
+    expect(items[0]!.sourceSegmentIds).toContain('s3')
+  })
+
+  it('records an offer agreed as a decision, a rate "上个季度是…" as a result, and a colleague\'s past fix as neither', () => {
+    const people = [{ speakerId: 'a', name: '王磊' }, { speakerId: 'b', name: '李静' }]
+    expect(kinds(meeting([['alice', "Okay so that's unanimous, we're making her an offer at the staff level."]], { participants: team }))).toEqual([['decision', ['s1']]])
+    expect(kinds(meeting([['bob', 'Can you pair with Carol on it? She fixed something similar last month.']], { participants: team })).filter(([kind]) => kind === 'outcome')).toEqual([])
+    expect(kinds(meeting([['a', '先说一下背景，退款率上个季度是百分之三，目标是二。']], { participants: people }))).toEqual([['outcome', ['s1']]])
+  })
+
+  it('reads 从…开始 as a rule, 你…之前先… as a request, and neither a status nor "who was it?" as work', () => {
+    const people = [{ speakerId: 'a', name: '王磊' }, { speakerId: 'b', name: '李静' }]
+    const items = visible(meeting([
+      ['a', '从下周开始，周报统一改成周一上午交。'],
+      ['b', '我这周在收尾登录页，注册页下周能开始。'],
+      ['a', '李静，你周五之前先把测试报告发给我。'],
+      ['b', '好的。'],
+      ['a', '测试环境上次找的是谁来着？'],
+      ['b', '设计稿我今天更新到Figma上，文件叫首页改版3.0。'],
+    ], { participants: people }))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds[0], item.ownerName])).toEqual([
+      ['decision', 's1', undefined],
+      ['action', 's3', '李静'],
+      ['action', 's6', '李静'],
+      ['reference', 's6', undefined],
+    ])
+    expect(items[1]!.dueDate).toBe('2026-03-06')
+  })
+})

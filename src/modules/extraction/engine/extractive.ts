@@ -19,6 +19,7 @@ export function extractItems(input: ExtractionInput): ExtractionResult {
   const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
   const people = buildPeople(input)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone))
+  drafts.push(...drafts.filter((draft) => isUnansweredSolicitation(draft, segments, people)).map(reopenAsQuestion))
   const keyOf = new Map(drafts.map((draft) => [draft, itemKey(draft)]))
   const items = [...drafts]
     .sort((a, b) => a.firstSegmentIndex - b.firstSegmentIndex || a.order - b.order)
@@ -98,6 +99,26 @@ function confidenceOf(draft: Draft, segments: TranscriptSegmentInput[], people: 
 /** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */
 function isAnswered(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
   if (draft.semanticType === 'risk' || draft.isExplicitlyOpen) return false
+  return replyTo(draft, segments, people)?.defers === false
+}
+
+/** "Who's going to be on call for it?" — "Good question, I don't know yet.": nobody can take it yet; it is an open question. */
+function isUnansweredSolicitation(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
+  if (draft.kind !== 'action' || !draft.isOpen || draft.owner || draft.mentions.length > 1) return false
+  if (!/[?？]\s*$/.test(draft.mentions[0]!.text)) return false
+  return replyTo(draft, segments, people)?.defers === true
+}
+
+/** The open action stays (its key was already shown while recording) but sinks below the gate; the question takes its place. */
+function reopenAsQuestion(draft: Draft): Draft {
+  const question: Draft = { ...draft, order: draft.order + 0.5, kind: 'question', semanticType: 'open-question', anchor: `${draft.anchor}#unanswered`,
+    mentions: [...draft.mentions], topic: new Map(draft.topic), isExplicitlyOpen: true, isOpen: false, confidence: Math.max(draft.confidence, 0.65) }
+  draft.confidence = ANSWERED_CONFIDENCE
+  return question
+}
+
+/** The first sentence the next other speaker says after the item was raised, and whether it puts the answer off. */
+function replyTo(draft: Draft, segments: TranscriptSegmentInput[], people: People): { defers: boolean } | undefined {
   const asked = draft.mentions[0]!
   for (let index = asked.segmentIndex + 1; index < Math.min(segments.length, asked.segmentIndex + 4); index += 1) {
     const segment = segments[index]!
@@ -106,9 +127,9 @@ function isAnswered(draft: Draft, segments: TranscriptSegmentInput[], people: Pe
     const reply = splitSentences(segment.text)[0] ?? ''
     const cues = cuesFor(detectLanguage(reply, segment.language))
     const normalized = cues.language === 'en' ? reply.replace(/[’‘]/g, "'").toLowerCase() : reply
-    return !cues.deferral.test(normalized)
+    return { defers: cues.deferral.test(normalized) }
   }
-  return false
+  return undefined
 }
 
 function unique<T>(values: T[]): T[] {

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { evaluateExtractive } from '../../../../eval/extraction.ts'
 
 const FLOORS = {
-  // Measured: development 0.986 / 0.974 / 0.982, held-out (third batch, first run) 0.841 / 0.875 / 0.786.
-  development: { action: 0.97, decision: 0.96, overall: 0.97 },
-  'held-out': { action: 0.82, decision: 0.85, overall: 0.76 },
+  // Measured: development (with the fourth batch) 0.994 / 0.980 / 0.985, held-out (fifth batch,
+  // first run) 0.821 / 0.714 / 0.739.
+  development: { action: 0.98, decision: 0.97, overall: 0.97 },
+  'held-out': { action: 0.80, decision: 0.70, overall: 0.72 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
