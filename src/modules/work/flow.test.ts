@@ -2,10 +2,8 @@
 // permission and each guard under real concurrency.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { eachDatabase, type Member } from '../../../test/harness.ts'
-import { startRecording } from '../sessions/testing.ts'
-import { inviteAndJoin } from '../workspace/testing.ts'
 import { canMoveStage } from './policy.ts'
-import { capture, eventsOf, notificationsOf, type WorkObjectBody } from './testing.ts'
+import { capture, eventsOf, notificationsOf, workTeam, type WorkObjectBody } from './testing.ts'
 
 describe('stage moves (pure rule)', () => {
   it('allows one step forward or any number back, nothing else', () => {
@@ -26,13 +24,7 @@ eachDatabase('work flow', (h) => {
   let sessionId: string
 
   beforeAll(async () => {
-    owner = await h.member()
-    admin = await inviteAndJoin(h, owner, { accessRole: 'admin', contentPermission: 'edit' })
-    editor = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
-    other = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
-    viewer = await inviteAndJoin(h, owner, { contentPermission: 'view' })
-    stranger = await h.member()
-    sessionId = (await startRecording(owner)).id
+    ;({ owner, admin, editor, other, viewer, stranger, sessionId } = await workTeam(h, ['editor', 'other']))
   })
 
   const stage = (member: Member, object: { id: string }, fromStage: string, toStage: string, note?: string) =>

@@ -41,12 +41,15 @@ export const listSetClarifications = (db: Executor, workSetId: string) =>
 export const listSetRelations = (db: Executor, workSetId: string) =>
   db.selectFrom('work_relations').selectAll().where('work_set_id', '=', workSetId).orderBy('created_at').orderBy('id').execute()
 
-/** Logs the change on the conversation and bumps the set's revision, in the caller's transaction. */
-export async function announce(deps: AppDeps, trx: Executor, set: { id: string; conversation_id: string }, type: string, data: Record<string, unknown>) {
+/**
+ * Logs the change on the conversation, bumps the set's revision and logs `workset.updated`, in the
+ * caller's transaction. Answers the bumped set's revision, takeover state and session.
+ */
+export async function announce(deps: AppDeps, trx: Executor, set: { id: string; conversation_id: string }, type: string, data: Record<string, unknown>, at = nowIso()) {
   await deps.events.append(trx, set.conversation_id, type, data)
-  const revision = await repo.bumpWorkSet(trx, set.id, nowIso())
-  await deps.events.append(trx, set.conversation_id, 'workset.updated', { workSetId: set.id, revision })
-  return revision
+  const bumped = await repo.bumpWorkSet(trx, set.id, at)
+  await deps.events.append(trx, set.conversation_id, 'workset.updated', { workSetId: set.id, revision: bumped.revision })
+  return bumped
 }
 
 /**
@@ -104,7 +107,7 @@ export async function recordFollowups(deps: AppDeps, trx: Executor, sessionId: s
     }
   }
   if (changed > 0) {
-    const revision = await repo.bumpWorkSet(trx, set.id, now)
+    const { revision } = await repo.bumpWorkSet(trx, set.id, now)
     await deps.events.append(trx, set.conversation_id, 'workset.updated', { workSetId: set.id, revision })
   }
   return changed

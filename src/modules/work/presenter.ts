@@ -5,12 +5,8 @@ import type { ActivityRow, CommentRow, RevisionRow, ReviewRow, WorkObjectRow, Wo
 const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
   (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 
-/** Stored takeover state, or derived: pending while the session records or processes, else empty. */
-export const takeoverStateOf = (row: WorkSetRow): TakeoverState =>
-  row.takeover_state ?? (row.session_state === 'recording' || row.session_state === 'processing' ? 'pending' : 'empty')
-
-/** The set; `takeoverState` as the takeover's reader sees it (takeover.ts) when given, else as stored. */
-export function presentWorkSet(row: WorkSetRow, takeoverState: TakeoverState = takeoverStateOf(row)) {
+/** The set, with `takeoverState` as the takeover's reader sees it (takeover.ts). */
+export function presentWorkSet(row: WorkSetRow, takeoverState: TakeoverState) {
   return {
     id: row.id, sessionId: row.session_id, conversationId: row.conversation_id, revision: row.revision,
     takeoverState, needsRebuild: row.needs_rebuild === 1, createdAt: row.created_at, updatedAt: row.updated_at,

@@ -7,6 +7,7 @@ import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { notify } from '../workspace/index.ts'
+import { announce } from './followups.ts'
 import { TAKEOVER_JOB } from './jobs.ts'
 import { presentWorkObject } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -33,9 +34,8 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
     old_value: entry.oldValue ?? null, new_value: entry.newValue ?? null, note: entry.note ?? null,
     actor_account_id: change.actorId, at,
   })))
-  await deps.events.append(trx, object.conversation_id, change.event, { workObject: presentWorkObject(object), ...change.data })
-  const { revision, takeover_state: takeover, session_id: sessionId } = await repo.bumpWorkSetRow(trx, object.work_set_id, at)
-  await deps.events.append(trx, object.conversation_id, 'workset.updated', { workSetId: object.work_set_id, revision })
+  const { takeover_state: takeover, session_id: sessionId } = await announce(deps, trx, { id: object.work_set_id, conversation_id: object.conversation_id },
+    change.event, { workObject: presentWorkObject(object), ...change.data }, at)
   // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
   if (takeover === 'empty' && object.kind === 'action') await enqueue(trx, TAKEOVER_JOB, { sessionId }, { dedupeKey: object.work_set_id })
   const seen = new Set<string>()

@@ -59,13 +59,11 @@ export async function insertWorkSet(db: Executor, row: Insertable<WorkSetTable>)
   await db.insertInto('work_sets').values(row).onConflict((oc) => oc.column('session_id').doNothing()).execute()
 }
 
-/** Bumps the set's revision (this also locks its row until the transaction ends); answers the new revision. */
-export async function bumpWorkSet(db: Executor, id: string, now: string): Promise<number> {
-  return (await bumpWorkSetRow(db, id, now)).revision
-}
-
-/** bumpWorkSet, answering the set's stored takeover state too. */
-export async function bumpWorkSetRow(db: Executor, id: string, now: string) {
+/**
+ * Bumps the set's revision (this also locks its row until the transaction ends); answers the new
+ * revision, the set's stored takeover state and its session.
+ */
+export async function bumpWorkSet(db: Executor, id: string, now: string) {
   const row = await db.updateTable('work_sets').set({ revision: sql<number>`revision + 1`, updated_at: now })
     .where('id', '=', id).returning(['revision', 'takeover_state', 'session_id']).executeTakeFirstOrThrow()
   return { ...row, revision: Number(row.revision) }

@@ -2,9 +2,7 @@
 // revision guard under concurrency; and the rule that accepted needs an approved review.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { eachDatabase, type Member } from '../../../test/harness.ts'
-import { startRecording } from '../sessions/testing.ts'
-import { inviteAndJoin } from '../workspace/testing.ts'
-import { capture, notificationsOf, type WorkObjectBody } from './testing.ts'
+import { capture, notificationsOf, workTeam, type WorkObjectBody } from './testing.ts'
 
 eachDatabase('reviews', (h) => {
   let owner: Member
@@ -17,14 +15,7 @@ eachDatabase('reviews', (h) => {
   let sessionId: string
 
   beforeAll(async () => {
-    owner = await h.member()
-    admin = await inviteAndJoin(h, owner, { accessRole: 'admin', contentPermission: 'edit' })
-    doer = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
-    reviewer = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
-    other = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
-    viewer = await inviteAndJoin(h, owner, { contentPermission: 'view' })
-    stranger = await h.member()
-    sessionId = (await startRecording(owner)).id
+    ;({ owner, admin, doer, reviewer, other, viewer, stranger, sessionId } = await workTeam(h, ['doer', 'reviewer', 'other']))
   })
 
   /** An object `doer` is responsible for, with `reviewer` designated. */

@@ -1,5 +1,7 @@
 // Test helpers of the work module: capture a work object through the real route, read events.
 import type { Harness, Member } from '../../../test/harness.ts'
+import { startRecording } from '../sessions/testing.ts'
+import { inviteAndJoin } from '../workspace/testing.ts'
 
 export type WorkObjectBody = {
   id: string; workSetId: string; sessionId: string; conversationId: string; kind: string; family: string; semanticType: string
@@ -25,4 +27,19 @@ export async function notificationsOf(h: Harness, accountId: string) {
   const rows = await h.database.db.selectFrom('notifications').selectAll()
     .where('recipient_account_id', '=', accountId).orderBy('id', 'asc').execute()
   return rows.map((row) => ({ kind: row.kind, actor: row.actor_account_id, subjectId: row.subject_id, data: JSON.parse(row.data) }))
+}
+
+/**
+ * A workspace owner, an admin, the named edit members, a view member, someone from another
+ * workspace, and a recording session of the owner's.
+ */
+export async function workTeam<const N extends string>(h: Harness, editors: readonly N[]) {
+  const owner = await h.member()
+  const admin = await inviteAndJoin(h, owner, { accessRole: 'admin', contentPermission: 'edit' })
+  const named = {} as Record<N, Member>
+  for (const name of editors) named[name] = await inviteAndJoin(h, owner, { contentPermission: 'edit' })
+  const viewer = await inviteAndJoin(h, owner, { contentPermission: 'view' })
+  const stranger = await h.member()
+  const sessionId = (await startRecording(owner)).id
+  return { owner, admin, viewer, stranger, sessionId, ...named }
 }
