@@ -6,10 +6,10 @@ import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
-import { createAuth, migrateAuthTables, type Auth } from './platform/auth/auth.ts'
+import { createAuth, migrateAuthTables } from './platform/auth/auth.ts'
 import { mountAuth } from './platform/auth/mount.ts'
 import { resolveAuthSecret } from './platform/auth/secret.ts'
-import { createBlobStore, type BlobStore } from './platform/blobs/store.ts'
+import { createBlobStore } from './platform/blobs/store.ts'
 import { migrateToLatest } from './platform/db/migrate.ts'
 import { openDatabase, type Database } from './platform/db/index.ts'
 import { registerGuards } from './platform/http/guards.ts'
@@ -17,16 +17,15 @@ import { registerIdempotency } from './platform/http/idempotency.ts'
 import { registerOpenApi } from './platform/http/openapi.ts'
 import { registerProblemHandlers } from './platform/http/problem.ts'
 import { registerRateLimit } from './platform/http/rate-limit.ts'
-import { createMailer, type Mailer } from './platform/mail/mailer.ts'
+import { createMailer } from './platform/mail/mailer.ts'
 import { newId } from './platform/ids.ts'
-import { createJobRunner, type JobRunner } from './platform/jobs/index.ts'
-import { createSpeech, type SpeechSetup } from './platform/speech/engines/index.ts'
-import { createChatClient, type ChatClient } from './platform/llm/chat.ts'
+import { createJobRunner } from './platform/jobs/index.ts'
+import { createSpeech } from './platform/speech/engines/index.ts'
+import { createChatClient } from './platform/llm/chat.ts'
 import { createBus } from './platform/realtime/bus.ts'
 import { createEventLog } from './platform/realtime/event-log.ts'
-import { createHub, type Hub } from './platform/realtime/hub.ts'
+import { createHub } from './platform/realtime/hub.ts'
 import { MAX_MESSAGE_BYTES } from './platform/realtime/socket.ts'
-import type { EventLog } from './platform/realtime/types.ts'
 import { accountModule } from './modules/account/index.ts'
 import { assetsModule } from './modules/assets/index.ts'
 import { projectsModule } from './modules/projects/index.ts'
@@ -40,28 +39,11 @@ import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import { workModule } from './modules/work/index.ts'
 import './platform/http/types.ts'
+import type { AppDeps } from './platform/deps.ts'
+
+export type { AppDeps }
 
 export const JSON_BODY_LIMIT = 1024 * 1024
-
-/** What every module receives: the platform services, never another module's internals. */
-export type AppDeps = {
-  config: Config
-  database: Database
-  auth: Auth
-  mailer: Mailer
-  blobs: BlobStore
-  secret: string
-  /** append realtime events inside the transaction that causes them */
-  events: EventLog
-  /** this node's WebSocket subscriptions */
-  realtimeHub: Hub
-  /** this process's job worker; `serve` and `worker` start it (platform/jobs) */
-  jobs: JobRunner
-  /** the speech-to-text engine chosen by config (platform/speech) */
-  speech: SpeechSetup
-  /** an OpenAI-compatible chat model for grounded-ai answers, when LLM_BASE_URL is set */
-  llm: ChatClient | undefined
-}
 
 export type App = FastifyInstance & { deps: AppDeps }
 

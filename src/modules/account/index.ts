@@ -1,7 +1,7 @@
 // Account: the signed-in person — bootstrap into a workspace, current account, profile, avatar.
 // Sign-in itself is better-auth's (platform/auth); this module starts where a session exists.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { accountRoutes } from './routes.ts'
 import { accountSchemas } from './schemas.ts'
 import { AVATAR_MAX_BYTES } from './service.ts'

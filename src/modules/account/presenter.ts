@@ -1,5 +1,5 @@
 // Rows → API shapes of the account module.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Tables } from '../../platform/db/tables.ts'
 import { signedAssetUrl } from '../assets/index.ts'
 

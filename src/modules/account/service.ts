@@ -1,6 +1,6 @@
 // Account use cases: bootstrap (select, create or join a workspace), current account, profile, avatar.
 import { fileTypeFromBuffer } from 'file-type'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor } from '../../platform/auth/actor.ts'
 import { forUpdate } from '../../platform/db/dialect.ts'
 import { AppError } from '../../platform/http/errors.ts'

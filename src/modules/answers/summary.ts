@@ -4,7 +4,7 @@
 // summary from numbered segments and must cite them; an answer citing anything else is rejected
 // and the extractive summary is given instead. `no-evidence` when the transcript says nothing of it.
 import { Type } from 'typebox'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { LlmError, type ChatClient } from '../../platform/llm/chat.ts'

@@ -1,7 +1,7 @@
 // Assets are stored bytes (avatars now; attachments later) served to anyone holding a signed,
 // expiring link: HMAC-SHA256 over (asset id, expiry) with the server secret.
 import { createHmac } from 'node:crypto'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { AppError } from '../../platform/http/errors.ts'
 import { constantTimeEqual, newId, nowIso, sha256Hex } from '../../platform/ids.ts'
 

@@ -1,7 +1,7 @@
 // Which engine turns a session's transcript into work: `grounded-ai` when a chat model is
 // configured (EXTRACTION_ENGINE auto or grounded-ai), else `extractive`. A grounded-ai run that
 // fails (endpoint down, invalid answer) falls back to extractive for that run and says why.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { LlmError, workModel } from '../../platform/llm/chat.ts'
 import { extractiveEngine, type ExtractionInput, type ExtractionResult } from './engine/index.ts'
 import { groundedAiEngine } from './grounded.ts'

@@ -4,7 +4,7 @@
 // new final segments) and once more when the session ends, before it is `ready`. A key already
 // seen is never proposed again, also when two runs race (the key's row decides). The run's clarify
 // items and relations are stored with the work objects they name.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { nowIso } from '../../platform/ids.ts'
 import { workModel } from '../../platform/llm/chat.ts'
 import type { Executor } from '../../platform/realtime/types.ts'

@@ -1,7 +1,7 @@
 // Project suggestions for captured work (issue 7): the text an item cites is compared with each
 // active project of the workspace — its name, objective, description and the titles of work
 // already routed to it — and the closest one is preselected, or the inbox when none is close.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { findSessionRow } from '../sessions/index.ts'

@@ -2,7 +2,7 @@
 // working roles. Roles grant nothing; permissions come from the workspace membership. Project
 // memory is a later module. Other modules use the functions exported here.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { projectRoutes } from './routes.ts'
 import { projectSchemas } from './schemas.ts'
 

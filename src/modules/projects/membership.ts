@@ -1,7 +1,7 @@
 // Project membership: who works on a project and in which roles. Roles select default tools and
 // suggestions; they grant nothing (interface §2) — permissions come from the workspace membership.
 import type { EventLog } from '../../platform/realtime/types.ts'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import type { memberOf } from '../../platform/http/guards.ts'
 import { nowIso } from '../../platform/ids.ts'

@@ -1,6 +1,6 @@
 // Project use cases: list, create, read (with its sessions), change (including archive/restore).
 import type { Updateable } from 'kysely'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { ProjectTable } from '../../platform/db/tables.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import type { memberOf } from '../../platform/http/guards.ts'

@@ -1,6 +1,6 @@
 // GET /v1/search/sessions: the workspace's sessions whose title or transcript holds every term of
 // the query, best first, each with a highlighted snippet of its best-matching segment.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { presentSession, toSessionRow, type SessionSnapshot } from '../sessions/index.ts'
 import { parseTerms, snippet } from './query.ts'

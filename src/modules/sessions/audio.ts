@@ -2,7 +2,7 @@
 // store and its row is committed; the (session, chunk id) key makes a repeated chunk — also one
 // racing its twin — store nothing and answer `duplicate: true`.
 import { randomBytes } from 'node:crypto'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor } from '../../platform/auth/actor.ts'
 import { isUniqueViolation } from '../../platform/db/dialect.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'

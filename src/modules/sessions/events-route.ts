@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor } from '../../platform/auth/actor.ts'
 import { canEditContent } from '../../platform/auth/policy.ts'
 import { problems } from '../../platform/http/problem.ts'

@@ -2,7 +2,7 @@
 // account), list, change, end; durable audio ingestion; the processing job; and the realtime
 // channel of a conversation (events-route.ts). Other modules use the functions exported here.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { audioRoutes, registerAudioParsers } from './audio-routes.ts'
 import { eventsRoute } from './events-route.ts'
 import './jobs.ts'

@@ -1,7 +1,7 @@
 // Capture session use cases: create (or reuse the open one), list, read, change, end, process.
 // Every change emits `session.updated` with the new snapshot in the transaction that makes it.
 import type { Insertable, Updateable } from 'kysely'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor, Membership } from '../../platform/auth/actor.ts'
 import { isUniqueViolation } from '../../platform/db/dialect.ts'
 import type { CaptureSessionTable } from '../../platform/db/tables.ts'

@@ -1,7 +1,7 @@
 // Shares: a session's share link (read or comment), managed by members and opened by anyone with
 // the token. Comments through a link land on the work objects' comments (work module).
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { shareRoutes } from './routes.ts'
 import { shareSchemas } from './schemas.ts'
 

@@ -1,6 +1,6 @@
 // Share links of a session: one live link per session (created on first read, 30 days, `read`),
 // changed or revoked by edit members; read and commented on by anyone holding the token.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { pingDatabase } from '../../platform/db/index.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { API_VERSION } from '../../platform/http/openapi.ts'

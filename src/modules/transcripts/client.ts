@@ -1,7 +1,7 @@
 // Client-side recognition (DESIGN §6, engine `client`): the recording client pushes final segments
 // as `transcript.segment` socket messages; each is stored and announced as `transcript.final`. A
 // segment id the client repeats (a resend after a reconnect) stores nothing new.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { SocketError } from '../../platform/realtime/socket.ts'

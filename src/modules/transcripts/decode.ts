@@ -4,7 +4,7 @@
 // or Ogg page a little before the samples not yet consumed (its header + the bytes from there:
 // webm.ts, ogg.ts), so each run decodes about as much as is new; without a usable place it is
 // decoded again from its first chunk, and only the samples not yet consumed are taken.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { audioFormatOf, decodeToPcm16k, startsStream } from '../../platform/speech/audio.ts'
 import { oggHeader, oggResumePoint } from '../../platform/speech/ogg.ts'
 import { RESUME_MARGIN_SAMPLES, resumePoint, webmHeader } from '../../platform/speech/webm.ts'

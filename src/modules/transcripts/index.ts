@@ -1,7 +1,7 @@
 // Transcripts: the segments and speakers of capture sessions. Other modules (work objects,
 // extraction, search, summaries, shares) read segments through the functions exported here.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
 export { finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'

@@ -4,7 +4,7 @@
 // as a `partial` (the same segment id carries on to its final), and commits segments, speakers,
 // events and its progress in one transaction guarded by the state's version: a crashed or racing
 // run leaves nothing half done, and a repeated run never duplicates a segment.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { msOf, pcmSamples, samplesOf } from '../../platform/speech/audio.ts'
 import type { Recognized, SpeechEngine } from '../../platform/speech/engines/index.ts'

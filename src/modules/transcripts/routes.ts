@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { memberOf } from '../../platform/http/guards.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, NextCursor, PageQuery, paginate } from '../../platform/http/pagination.ts'

@@ -1,7 +1,7 @@
 // Settling a clarify item (`clarify.resolve`): confirmed (with the answer), deferred (asked again
 // later) or dismissed. Confirming who owns an action assigns it: `ownerId`, or an answer that
 // names exactly one edit member (name or email; "me" / "我" is the person answering).
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { forUpdate } from '../../platform/db/dialect.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { nowIso } from '../../platform/ids.ts'

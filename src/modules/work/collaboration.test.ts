@@ -6,7 +6,7 @@ import { seedSegments } from '../transcripts/testing.ts'
 import { inviteAndJoin } from '../workspace/testing.ts'
 import { addComment, createProposal, listSessionComments, proposeRevision } from './index.ts'
 import { capture, eventsOf, notificationsOf } from './testing.ts'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 
 eachDatabase('comments and proposals', (h) => {
   let owner: Member

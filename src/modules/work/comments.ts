@@ -1,7 +1,7 @@
 // Comments on work objects. Members comment whatever their content permission (view members
 // too); a comment made through a share link has no account, only the share and a display name.
 // Only the author edits (guarded by expectedUpdatedAt); the author or a manager deletes.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { isManager } from '../../platform/auth/policy.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'

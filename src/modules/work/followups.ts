@@ -2,7 +2,7 @@
 // in the transaction of its run); a person settles them through PATCH /v1/sessions/{id}/workset
 // (workset-actions.ts). Each change bumps the set's revision and is logged on the conversation.
 import type { Selectable } from 'kysely'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { WorkClarificationTable, WorkRelationTable } from '../../platform/db/tables.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'

@@ -10,7 +10,7 @@
 // - recordFollowups(deps, trx, sessionId, {clarifications, relations}): what an extraction run raised;
 // - deriveTakeover(deps, sessionId): the takeover summary after the meeting.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
 import { workRoutes } from './routes.ts'
 import { followupSchemas } from './followup-schemas.ts'

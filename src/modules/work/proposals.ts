@@ -1,7 +1,7 @@
 // AI proposals: the extraction engine never changes work directly. It proposes new objects
 // (`createProposal`) and new revisions of existing ones (`proposeRevision`); a person accepts or
 // rejects each (`decideProposal`, PATCH …/proposal, guarded by expectedRevisionId).
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { WorkKind } from '../../platform/db/tables.ts'

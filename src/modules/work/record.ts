@@ -2,7 +2,7 @@
 // the object's activity log gets its entries, the conversation's log gets the realtime event
 // (channel `work`), the work set's revision is bumped (`workset.updated`), and the people
 // concerned are notified — never the actor.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { enqueue } from '../../platform/jobs/index.ts'

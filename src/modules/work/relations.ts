@@ -1,7 +1,7 @@
 // Deciding a relation the extraction proposed (`relation.confirm` / `relation.reject`). Confirming
 // has the relation's consequence: a duplicate that is still an untouched proposal is withdrawn; a
 // later decision superseding an earlier one settles the contradiction raised about the two.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { forUpdate } from '../../platform/db/dialect.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { nowIso } from '../../platform/ids.ts'

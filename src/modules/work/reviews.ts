@@ -4,7 +4,7 @@
 // closes the task (approved | changes-requested | returned | taken-over) and opens the object's
 // next task — the reviewer carries over, except after returned (the reviewer handed it back) and
 // taken-over (the reviewer became the owner); `reassigned` keeps the task requested for another reviewer.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { isManager } from '../../platform/auth/policy.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'

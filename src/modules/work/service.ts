@@ -1,7 +1,7 @@
 // Work object use cases: capture, read, edit content (new revision), move the stage, change the
 // responsibility, assign; the work set detail. Each write locks the object's row, checks its guard
 // in the same transaction and records the change (record.ts).
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'

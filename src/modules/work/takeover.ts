@@ -6,7 +6,7 @@
 // if the model fails or cites anything else the derivation is `failed` (shown, with a retry).
 import type { Selectable } from 'kysely'
 import { Type } from 'typebox'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import type { TakeoverSummaryTable } from '../../platform/db/tables.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { LlmError, workModel, type ChatClient } from '../../platform/llm/chat.ts'

@@ -3,7 +3,7 @@
 // (scoped to the work set) is claimed in the same transaction as a database-only action, so a
 // repeated key — also two at once — replays the first answer and never applies twice. Deriving the
 // takeover may call a chat model, so its key is claimed first (`in-flight`) and completed after.
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { nowIso, sha256Hex } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'

@@ -2,7 +2,7 @@
 // resend, revoke, the public login intent, accept) and each member's notifications. Other modules
 // notify people through `notify`, and the account module joins by invitation through `joinByInvitation`.
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../platform/deps.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import { memberRoutes } from './members/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'

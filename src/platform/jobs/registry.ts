@@ -1,7 +1,7 @@
 // Job kinds are declared once, at module load, with defineJob(); the queue stores only a name and
 // a JSON payload, and a worker runs the kinds its process has defined.
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../deps.ts'
 import type { Executor } from '../realtime/types.ts'
 
 export type JobContext = {

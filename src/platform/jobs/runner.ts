@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../deps.ts'
 import type { Database } from '../db/index.ts'
 import { claimJobs, completeJob, describeError, enqueueHints, extendLease, failJob, pruneSucceeded, type JobRow } from './queue.ts'
 import { jobDefinition, type JobContext } from './registry.ts'

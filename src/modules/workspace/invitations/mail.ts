@@ -1,6 +1,6 @@
 // The invitation message. It is mailed only when mail leaves the machine (SMTP); without SMTP the
 // link is returned to the inviter alone, so the token never rests in the outbox table.
-import type { AppDeps } from '../../../app.ts'
+import type { AppDeps } from '../../../platform/deps.ts'
 
 export type Delivery = 'email' | 'link'
 

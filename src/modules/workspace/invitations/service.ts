@@ -1,5 +1,5 @@
 // Invitation use cases: invite, resend, revoke (managers), the public login intent, and accept.
-import type { AppDeps } from '../../../app.ts'
+import type { AppDeps } from '../../../platform/deps.ts'
 import type { Actor } from '../../../platform/auth/actor.ts'
 import { isUniqueViolation } from '../../../platform/db/dialect.ts'
 import { AppError, notFound } from '../../../platform/http/errors.ts'

@@ -1,5 +1,5 @@
 // Member rows → WorkspaceMember.
-import type { AppDeps } from '../../../app.ts'
+import type { AppDeps } from '../../../platform/deps.ts'
 import { signedAssetUrl } from '../../assets/index.ts'
 import type { MemberRow } from './repo.ts'
 

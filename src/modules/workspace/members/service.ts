@@ -1,7 +1,7 @@
 // Workspace member use cases: the member list (with pending invitations), changing a member's
 // access role, content permission or job role, and removing a member. Membership changes of one
 // workspace are serialised by a lock on its row, so the last-owner rule holds under concurrency.
-import type { AppDeps } from '../../../app.ts'
+import type { AppDeps } from '../../../platform/deps.ts'
 import type { Membership } from '../../../platform/auth/actor.ts'
 import type { DialectName } from '../../../platform/db/index.ts'
 import { AppError, notFound } from '../../../platform/http/errors.ts'

@@ -2,7 +2,7 @@
 // that notifies calls it) and appends `notification.created` to the recipient's inbox stream in the
 // same transaction, so it is pushed on their realtime inbox (GET /v1/collaboration/notifications/events)
 // exactly when it commits; members list theirs and mark them read.
-import type { AppDeps } from '../../../app.ts'
+import type { AppDeps } from '../../../platform/deps.ts'
 import type { memberOf } from '../../../platform/http/guards.ts'
 import { decodeCursor, paginate } from '../../../platform/http/pagination.ts'
 import { newId, nowIso } from '../../../platform/ids.ts'
