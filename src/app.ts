@@ -81,7 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const jobs = createJobRunner(() => deps, { database, log: app.log, concurrency: config.jobs.workers, ...config.jobs })
   const speech = await createSpeech(config.speech)
   const llm = config.llm ? createChatClient(config.llm) : undefined
-  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech, llm }
+  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech, llm, ports: {} }
 
   if (options.migrate ?? true) await migrateToLatest(database, () => migrateAuthTables(authDeps))
 

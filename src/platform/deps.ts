@@ -8,6 +8,7 @@ import type { Database } from './db/index.ts'
 import type { JobRunner } from './jobs/runner.ts'
 import type { ChatClient } from './llm/chat.ts'
 import type { Mailer } from './mail/mailer.ts'
+import type { Ports } from './ports.ts'
 import type { Hub } from './realtime/hub.ts'
 import type { EventLog } from './realtime/types.ts'
 import type { SpeechSetup } from './speech/engines/index.ts'
@@ -29,6 +30,8 @@ export type AppDeps = {
   speech: SpeechSetup
   /** an OpenAI-compatible chat model for grounded-ai answers, when LLM_BASE_URL is set */
   llm: ChatClient | undefined
+  /** capabilities modules offer each other without importing each other (platform/ports.ts) */
+  ports: Ports
 }
 
 /** A module: a Fastify plugin built from the platform's services. app.ts registers each one. */

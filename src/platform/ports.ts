@@ -1,0 +1,43 @@
+// Ports: capabilities one module provides to others without either importing the other (which
+// would make a cycle). The providing module fills its slot when it is registered (its xModule());
+// a caller treats an empty slot as "not available here" and answers accordingly.
+import type { Executor } from './realtime/types.ts'
+
+/** An item read from a connected tool (issue, event, message, document) for external context. */
+export type ExternalItem = {
+  /** stable within the connection, e.g. `github:owner/repo#12` */
+  itemId: string
+  connectionId: string
+  provider: string
+  /** issue | event | message | document | … */
+  kind: string
+  title: string
+  snippet: string
+  url: string
+  updatedAt?: string
+}
+
+export type ExternalContextQuery = {
+  workspaceId: string
+  projectId: string
+  query: string
+  /** limit to these connections (each must be one the project may use) */
+  connectionIds?: string[]
+  limit: number
+}
+
+/** What the integrations module offers the memory module: read-only search of connected tools. */
+export type ExternalContextSource = (query: ExternalContextQuery) => Promise<{ items: ExternalItem[]; connectionIds: string[] }>
+
+/** What the billing module offers every module that starts new work: limits of the workspace's plan. */
+export type Entitlements = {
+  /** throws a 402/403 AppError (code `seat_limit_reached`, `plan_inactive`, …) when one more seat is not allowed */
+  assertSeatAvailable(executor: Executor, workspaceId: string): Promise<void>
+  /** throws when the plan does not allow starting a new recording now */
+  assertCanRecord(executor: Executor, workspaceId: string): Promise<void>
+}
+
+export type Ports = {
+  externalContext?: ExternalContextSource
+  entitlements?: Entitlements
+}
