@@ -15,6 +15,8 @@ import { flagStaleWorkSets, presentRefinement, rebuildWorkSet } from './refine.t
 import { suggestProjects } from './suggestions.ts'
 
 export { REFINE_JOB, refineSession } from './refine.ts'
+/** text helpers of the engine that answers reuse: sentence splitting and term vectors (en, zh-Hans) */
+export { contentTokens, cosine, splitSentences, termVector } from './engine/text.ts'
 
 const Suggestion = Type.Object({
   route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),

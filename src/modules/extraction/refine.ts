@@ -13,8 +13,9 @@ import { createProposal, deriveTakeover, recordFollowups, withdrawProposal, type
 import { listMembers } from '../workspace/index.ts'
 import type { ExtractedItem, ExtractionResult, MeetingParticipant } from './engine/index.ts'
 import { runEngine } from './engines.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
-export const REFINE_JOB = 'extraction.refine'
+export const REFINE_JOB = JOBS.refine
 
 type Counts = { segments_processed: number; items_found: number; items_visible: number }
 

@@ -6,7 +6,7 @@ import type { Membership } from '../../platform/auth/actor.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { findSessionSegments } from '../transcripts/index.ts'
-import { checkSegments } from '../work/service.ts'
+import { checkSegments } from '../work/index.ts'
 import { rankProjects } from './engine/rank-projects.ts'
 
 export async function suggestProjects(deps: AppDeps, membership: Membership, sessionId: string, sourceSegmentIds: string[]) {

@@ -7,6 +7,7 @@ import { enqueue } from '../../platform/jobs/index.ts'
 import { SocketError } from '../../platform/realtime/socket.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
 export type ClientSegment = { id?: unknown; text?: unknown; startMs?: unknown; endMs?: unknown; speakerId?: unknown; language?: unknown }
 
@@ -50,7 +51,7 @@ export async function acceptClientSegment(deps: AppDeps, sessionId: string, data
     await repo.insertSegment(trx, row)
     await deps.events.append(trx, session.conversation_id, 'transcript.final', presentSegment(row))
     // the extraction module's job, by name: new words may hold new work
-    await enqueue(trx, 'extraction.refine', { sessionId }, { dedupeKey: sessionId })
+    await enqueue(trx, JOBS.refine, { sessionId }, { dedupeKey: sessionId })
     return { id, duplicate: false }
   })
 }

@@ -1,10 +1,11 @@
 // Background transcription: while recording, a job per session (deduplicated: one pending at a
-// time) turns new chunks into segments; the session's processing job (sessions module) runs the
+// time) turns new chunks into segments; the session's processing job (processing module) runs the
 // final pass when it ends.
+import { JOBS } from '../../domain/jobs.ts'
 import { defineJob } from '../../platform/jobs/index.ts'
 import { transcribeSession } from './pipeline.ts'
 
-export const TRANSCRIBE_JOB = 'transcripts.transcribe'
+const TRANSCRIBE_JOB = JOBS.transcribe
 
 export const transcribeJob = defineJob<{ sessionId: string }>({
   name: TRANSCRIBE_JOB,

@@ -16,6 +16,7 @@ import { decodeChunks } from './decode.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
 import { loadState, saveState } from './state.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
 /** an utterance ending closer than this to the end of the audio may still go on */
 const HANGOVER_MS = 700
@@ -29,7 +30,7 @@ const MIN_PARTIAL_MS = 1000
 const CONTINUES_MS = 600
 const CHUNK_BATCH = 100
 /** the extraction module's job (enqueued by name: transcripts does not depend on extraction) */
-const REFINE_JOB = 'extraction.refine'
+const REFINE_JOB = JOBS.refine
 
 export type TranscribeOptions = { final: boolean }
 

@@ -23,6 +23,7 @@ export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'
 export { recordFollowups, type ProposedRelation, type RaisedClarification } from './followups.ts'
 export { deriveTakeover } from './takeover.ts'
+export { checkSegments } from './service.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
