@@ -11,7 +11,10 @@ import { sessionSchemas } from './schemas.ts'
 
 export { endSession, findConversationInWorkspace, finishProcessing, getSession } from './service.ts'
 export { presentSession, type SessionSnapshot } from './presenter.ts'
-export { findSession as findSessionRow, toSessionRow, type SessionRow } from './repo.ts'
+export {
+  findSession as findSessionRow, findSessionById, findSessionsByTitleTerms, listChunkRange, listChunks, listSessionsByIds, sessionStates, toSessionRow,
+  type SessionRow,
+} from './repo.ts'
 
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

@@ -4,6 +4,7 @@
 import { JOBS } from '../../domain/jobs.ts'
 import { defineJob } from '../../platform/jobs/index.ts'
 import { transcribeSession } from './pipeline.ts'
+import { findSessionById } from '../sessions/index.ts'
 
 const TRANSCRIBE_JOB = JOBS.transcribe
 
@@ -12,7 +13,7 @@ export const transcribeJob = defineJob<{ sessionId: string }>({
   maxAttempts: 5,
   backoff: 1000,
   async handler({ sessionId }, { deps }) {
-    const session = await deps.database.db.selectFrom('capture_sessions').select('state').where('id', '=', sessionId).executeTakeFirst()
+    const session = await findSessionById(deps.database.db, sessionId)
     // After the end, the processing job does the rest (with `final`).
     if (session?.state !== 'recording') return
     await transcribeSession(deps, sessionId, { final: false })

@@ -8,6 +8,8 @@ import { memberRoutes } from './members/routes.ts'
 import { workspaceSchemas } from './schemas.ts'
 
 export { listMembers } from './members/repo.ts'
+/** an account's settings and memberships, for the account module (bootstrap, profile, avatar) */
+export * as accountSettings from './accounts.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'
 export { findPendingInvitationForEmail, type InvitationRow } from './invitations/repo.ts'
 
