@@ -90,7 +90,7 @@ type Use = { file: string; line: number; table: string; owner: string; writes: b
 function tableUses(owners: Map<string, string>): Use[] {
   const names = [...owners.keys()].sort((a, b) => b.length - a.length).join('|')
   const builder = new RegExp(`\\b(selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|mergeInto)\\(\\s*['"\`](${names})\\b`, 'g')
-  const raw = new RegExp(`\\b(from|join|into|update|table)\\s+(${names})\\b`, 'gi')
+  const raw = new RegExp(`\\b(from|join|into|update)\\s+(${names})\\b`, 'gi')
   return moduleFiles().flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((text, index) => {
     const found = [...text.matchAll(builder), ...text.matchAll(raw)]
     return found.map(([, verb, table]) => ({
