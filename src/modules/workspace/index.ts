@@ -9,7 +9,7 @@ import { notificationRoutes } from './notifications/routes.ts'
 import { workspaceSchemas } from './schemas.ts'
 
 export { notify, type NewNotification, type NotificationKind } from './notifications/service.ts'
-export { listMembers } from './members/repo.ts'
+export { findMember, listMembers } from './members/repo.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'
 export { findPendingInvitationForEmail, type InvitationRow } from './invitations/repo.ts'
 
