@@ -113,7 +113,7 @@ export const TaskList = Type.Object({ tasks: Type.Array(Type.Ref('LocalRunnerTas
 
 export const TakeBody = Type.Object({
   waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, description: 'Long poll: wait this long for a task (default 20).' })),
-  leaseSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 600, description: 'How long the lease lasts; each progress report renews it (default 120).' })),
+  leaseSeconds: Type.Optional(Type.Integer({ minimum: 2, maximum: 600, description: 'How long the lease lasts; each progress report renews it (default 120).' })),
 }, { additionalProperties: false })
 export type TakeBody = Static<typeof TakeBody>
 

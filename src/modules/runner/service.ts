@@ -296,7 +296,7 @@ export async function completeTask(deps: AppDeps, caller: Caller, runner: repo.R
       status: 'completed' as const, result: JSON.stringify(input.result), completion_fingerprint: fingerprint, completed_at: now, updated_at: now,
       lease_expires_at: null, progress: null,
     }
-    const answer: Completion = { task: presentTask({ ...current, ...values }), ...landed }
+    const answer: Completion = { task: presentTask({ ...current, ...values, completion_response: JSON.stringify(landed) }), ...landed }
     const row = await repo.updateTaskIf(trx, current.id, current.version, { ...values, completion_response: JSON.stringify(answer) })
     if (!row) throw new AppError('conflict', 'The task changed meanwhile; send the completion again.')
     await announce(deps, trx, row)
