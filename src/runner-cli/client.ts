@@ -1,0 +1,26 @@
+// The runner's HTTP calls to the Confer server (fetch, JSON, `Authorization: Bearer`).
+export type Answer = { status: number; body: Record<string, any> }
+
+export class ServerUnreachable extends Error {}
+
+export async function call(server: string, method: string, route: string, token: string | undefined, body?: unknown, timeoutMs = 60_000): Promise<Answer> {
+  let response: Response
+  try {
+    response = await fetch(new URL(route, server.endsWith('/') ? server : `${server}/`).href.replace(/\/\/v1/, '/v1'), {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+  } catch (error) {
+    throw new ServerUnreachable(`${method} ${route}: ${(error as Error).message}`)
+  }
+  const text = await response.text()
+  let parsed: Record<string, any> = {}
+  try {
+    parsed = text ? JSON.parse(text) : {}
+  } catch {
+    parsed = { detail: text }
+  }
+  return { status: response.status, body: parsed }
+}
