@@ -3,14 +3,14 @@ export type Answer = { status: number; body: Record<string, any> }
 
 export class ServerUnreachable extends Error {}
 
-export async function call(server: string, method: string, route: string, token: string | undefined, body?: unknown, timeoutMs = 60_000): Promise<Answer> {
+export async function call(server: string, method: string, route: string, token: string | undefined, body?: unknown, timeoutMs = 60_000, signal?: AbortSignal): Promise<Answer> {
   let response: Response
   try {
     response = await fetch(new URL(route, server.endsWith('/') ? server : `${server}/`).href.replace(/\/\/v1/, '/v1'), {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
     })
   } catch (error) {
     throw new ServerUnreachable(`${method} ${route}: ${(error as Error).message}`)

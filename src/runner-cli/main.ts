@@ -100,7 +100,7 @@ async function start(dir: string) {
   try {
     await recover(runner)
     while (!stopping.signal.aborted) {
-      const answer = await retrying(runner, () => api(runner, 'POST', '/v1/local-runner/tasks/take', { waitSeconds: 20, leaseSeconds: config.leaseSeconds }, 40_000))
+      const answer = await retrying(runner, () => api(runner, 'POST', '/v1/local-runner/tasks/take', { waitSeconds: 20, leaseSeconds: config.leaseSeconds }, 40_000, stopping.signal))
       if (!answer) break
       if (answer.status !== 200) {
         log(`take refused: ${answer.status} ${answer.body.code ?? ''}`)
@@ -123,8 +123,8 @@ async function start(dir: string) {
 
 type Runner = { config: RunnerConfig; files: ReturnType<typeof paths>; credentials: Credentials; key: ReturnType<typeof loadOrCreateKey>; signal: AbortSignal }
 
-async function api(runner: Runner, method: string, route: string, body?: unknown, timeoutMs?: number): Promise<Answer> {
-  const answer = await call(runner.credentials.server, method, route, runner.credentials.runnerToken, body, timeoutMs)
+async function api(runner: Runner, method: string, route: string, body?: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<Answer> {
+  const answer = await call(runner.credentials.server, method, route, runner.credentials.runnerToken, body, timeoutMs, signal)
   if (answer.status === 401) throw new Revoked(`the server refused this runner's token (${answer.body.code ?? 401}): it was revoked; pair again`)
   return answer
 }
