@@ -93,7 +93,7 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
       response: { 200: RunnerRef, ...problems(401, 403, 404, 429) },
     },
     config: { access: 'edit' },
-  }, (request) => service.revokeRunner(deps, memberOf(request), request.params.runnerId))
+  }, (request) => service.revokeRunner(deps, memberOf(request), request.params.runnerId, wake))
 
   app.post('/v1/local-runner/tasks', {
     schema: {

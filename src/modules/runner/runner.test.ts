@@ -98,6 +98,17 @@ eachDatabase('local runner', (h) => {
       expect(after.json().code).toBe('invalid_runner_token')
     })
 
+    it('ends a waiting long poll with 401 when the runner is revoked', async () => {
+      const runner = await pairRunner(h, owner)
+      const started = Date.now()
+      const waiting = runner.request('POST', '/v1/local-runner/tasks/take', { waitSeconds: 20 })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await owner.delete(`/v1/local-runner/runners/${runner.id}`)
+      const answer = await waiting
+      expect([answer.statusCode, answer.json().code]).toEqual([401, 'invalid_runner_token'])
+      expect(Date.now() - started).toBeLessThan(5000)
+    })
+
     it('replaces the older runner of the same installation', async () => {
       const first = await pairRunner(h, owner, { installationId: 'same-machine' })
       const second = await pairRunner(h, owner, { installationId: 'same-machine' })

@@ -85,7 +85,7 @@ export async function listRunners(deps: AppDeps, caller: Caller) {
 }
 
 /** Revokes a runner: its token answers 401 from its next call on. Its owner or a manager may. */
-export async function revokeRunner(deps: AppDeps, caller: Caller, runnerId: string) {
+export async function revokeRunner(deps: AppDeps, caller: Caller, runnerId: string, wake: Waker) {
   const db = deps.database.db
   const row = await repo.findRunner(db, caller.membership.workspaceId, runnerId) ?? notFound('runner', runnerId)
   if (row.account_id !== caller.actor.accountId && !isManager(caller.membership)) {
@@ -94,6 +94,7 @@ export async function revokeRunner(deps: AppDeps, caller: Caller, runnerId: stri
   if (row.revoked_at !== null) return presentRunner(row)
   const now = nowIso()
   await repo.updateRunner(db, row.id, { revoked_at: now })
+  wake.notify(row.account_id)
   return presentRunner({ ...row, revoked_at: now })
 }
 
@@ -104,7 +105,7 @@ async function workObjectOf(deps: AppDeps, workspaceId: string, id: string) {
 }
 
 const announce = (deps: AppDeps, trx: Executor, task: repo.TaskRow) =>
-  deps.events.append(trx, task.conversation_id, 'workobject.runner_task', { task: presentTask(task) })
+  deps.events.append(trx, task.conversation_id, 'workobject.runner_task', { workObjectId: task.work_object_id, task: presentTask(task) })
 
 /**
  * A task for a runner of the work object's owner (the requester's when it has none). The kind is
@@ -230,6 +231,9 @@ export async function takeTask(deps: AppDeps, runner: repo.RunnerRow, input: Tak
     const left = deadline - Date.now()
     if (left <= 0 || signal.aborted) return {}
     await wake.wait(runner.account_id, Math.min(left, POLL_INTERVAL_MS), signal)
+    // Revoked while waiting: the waiting call is already the runner's next call.
+    const fresh = await repo.findRunner(deps.database.db, runner.workspace_id, runner.id)
+    if (!fresh || fresh.revoked_at !== null) throw new AppError('invalid_runner_token', 'This runner was revoked; pair the runner again.')
   }
 }
 
