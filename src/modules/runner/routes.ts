@@ -60,9 +60,9 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
       operationId: 'createLocalRunnerRegistrationGrant', tags,
       summary: 'A one-time registration grant (single use, 10 minutes unless `expiresInSeconds`): the member gives it to `confer runner pair` on their machine. Shown once; stored hashed.',
       body: schemas.CreateGrantBody,
-      response: { 200: Type.Ref('LocalRunnerRegistrationGrant'), ...problems(400, 401, 403, 429) },
+      response: { 200: Type.Ref('LocalRunnerRegistrationGrant'), ...problems(400, 401, 403, 409, 422, 429) },
     },
-    config: { access: 'edit' },
+    config: { access: 'edit', idempotent: true },
   }, (request) => service.createGrant(deps, memberOf(request), request.body ?? {}))
 
   app.post('/v1/local-runner/registrations', {
@@ -98,11 +98,11 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
   app.post('/v1/local-runner/tasks', {
     schema: {
       operationId: 'requestLocalRunnerTask', tags,
-      summary: 'Asks a runner of the work object\'s owner (the caller\'s when it has none) to do it: `runnerKind`, or the object\'s `nextStep` when that is `runner-a`. Queued at once when the owner asks; otherwise `awaiting-confirmation` until the owner confirms.',
+      summary: 'Accepts `Idempotency-Key`. Asks a runner of the work object\'s owner (the caller\'s when it has none) to do it: `runnerKind`, or the object\'s `nextStep` when that is `runner-a`. Queued at once when the owner asks; otherwise `awaiting-confirmation` until the owner confirms.',
       body: schemas.CreateTaskBody,
-      response: { 200: TaskRef, ...problems(400, 401, 403, 404, 429) },
+      response: { 200: TaskRef, ...problems(400, 401, 403, 404, 409, 422, 429) },
     },
-    config: { access: 'edit' },
+    config: { access: 'edit', idempotent: true },
   }, (request) => service.createTask(deps, memberOf(request), request.body, wake))
 
   app.get('/v1/local-runner/tasks', {

@@ -136,6 +136,19 @@ eachDatabase('local runner', (h) => {
       expect(listed.json().tasks.map((t: { id: string }) => t.id)).toEqual([id])
     })
 
+    it('creates one task per Idempotency-Key, replaying the first answer', async () => {
+      const object = await workObjectFor(owner)
+      const headers = { 'idempotency-key': `task-${object.id}` }
+      const [first, second] = await Promise.all([1, 2].map(() => owner.post('/v1/local-runner/tasks', { workObjectId: object.id }, headers)))
+      const answers = [first!, second!].filter((answer) => answer.statusCode === 200)
+      expect(answers.length).toBeGreaterThanOrEqual(1)
+      const replay = await owner.post('/v1/local-runner/tasks', { workObjectId: object.id }, headers)
+      expect(replay.headers['idempotent-replayed']).toBe('true')
+      expect(replay.json().id).toBe(answers[0]!.json().id)
+      expect((await owner.post('/v1/local-runner/tasks', { workObjectId: object.id, instructions: 'other' }, headers)).statusCode).toBe(422)
+      expect((await owner.get(`/v1/local-runner/tasks?workObjectId=${object.id}`)).json().tasks).toHaveLength(1)
+    })
+
     it('refuses a work object without a runner step unless a kind is given, and other workspaces\' objects', async () => {
       const plain = await workObjectFor(owner, { nextStep: 'organize' })
       const refused = await owner.post('/v1/local-runner/tasks', { workObjectId: plain.id })

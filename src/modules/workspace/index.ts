@@ -1,6 +1,7 @@
 // Workspace: its members (list, change, remove; the last owner stays), invitations (invite,
 // resend, revoke, the public login intent, accept) and each member's notifications. Other modules
-// notify people through `notify`, and the account module joins by invitation through `joinByInvitation`.
+// notify people through `notify`, and the account module joins by invitation through `joinByInvitation`;
+// the runner module reads a runner owner's membership through `findMember`.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { invitationRoutes } from './invitations/routes.ts'
