@@ -5,8 +5,8 @@
 // and a revoked runner are each refused; a runner killed mid-task and restarted finishes the task
 // exactly once.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { generateKeyPairSync, randomBytes, sign, createHash, type KeyObject } from 'node:crypto'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import canonicalize from 'canonicalize'
@@ -29,6 +29,18 @@ function startRunner(dir: string): RunnerProcess {
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString() })
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   return { child, output: () => output, exited }
+}
+
+function signed(key: KeyObject, taskId: string, lease: { leaseId: string; attempt: number }, result: unknown, nonce = randomBytes(16).toString('hex')) {
+  const timestamp = new Date().toISOString()
+  const resultSha256 = createHash('sha256').update(canonicalize(result)!).digest('hex')
+  const signature = sign(null, Buffer.from(canonicalize({ taskId, leaseId: lease.leaseId, attempt: lease.attempt, resultSha256, nonce, timestamp })!), key).toString('base64url')
+  return { leaseId: lease.leaseId, attempt: lease.attempt, result, nonce, timestamp, signature }
+}
+
+async function raw(baseUrl: string, method: string, route: string, token: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) })
+  return { status: response.status, body: await response.json() as any }
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -137,45 +149,35 @@ describe.each(databaseKinds)('the local runner against the real server [%s]', (k
     const cookie = await member()
     const { publicKey, privateKey } = generateKeyPairSync('ed25519')
     const grant = await call('POST', '/v1/local-runner/registration-grants', cookie, {})
-    const raw = async (method: string, route: string, token: string, body?: unknown) => {
-      const response = await fetch(`${server.baseUrl}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) })
-      return { status: response.status, body: await response.json() as any }
-    }
-    const registered = await raw('POST', '/v1/local-runner/registrations', grant.registrationGrant, {
+    const registered = await raw(server.baseUrl, 'POST', '/v1/local-runner/registrations', grant.registrationGrant, {
       installationId: 'raw-client', displayName: 'Raw client', supportedRunners: ['runner-b'], capabilities: [],
       publicSigningKey: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
     })
     expect(registered.status).toBe(200)
     const token = registered.body.runnerToken as string
-    const signed = (key: KeyObject, taskId: string, lease: { leaseId: string; attempt: number }, result: unknown, nonce = randomBytes(16).toString('hex')) => {
-      const timestamp = new Date().toISOString()
-      const resultSha256 = createHash('sha256').update(canonicalize(result)!).digest('hex')
-      const signature = sign(null, Buffer.from(canonicalize({ taskId, leaseId: lease.leaseId, attempt: lease.attempt, resultSha256, nonce, timestamp })!), key).toString('base64url')
-      return { leaseId: lease.leaseId, attempt: lease.attempt, result, nonce, timestamp, signature }
-    }
     const result = { outcome: 'succeeded', output: 'done by hand' }
 
     const first = await runnerTask(cookie, 'organize', 'runner-b')
-    const taken = await raw('POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5 })
+    const taken = await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5 })
     expect(taken.body.task.id).toBe(first.task.id)
     const tampered = { ...signed(privateKey, first.task.id, taken.body.lease, result), result: { outcome: 'succeeded', output: 'tampered' } }
-    const refused = await raw('POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, tampered)
+    const refused = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, tampered)
     expect([refused.status, refused.body.code]).toEqual([403, 'invalid_signature'])
     const good = signed(privateKey, first.task.id, taken.body.lease, result)
-    expect((await raw('POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, good)).status).toBe(200)
-    expect((await raw('POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, good)).status).toBe(200)
+    expect((await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, good)).status).toBe(200)
+    expect((await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, good)).status).toBe(200)
 
     const second = await runnerTask(cookie, 'organize', 'runner-b')
-    const lease = (await raw('POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5, leaseSeconds: 2 })).body.lease
-    const replayed = await raw('POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result, good.nonce))
+    const lease = (await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5, leaseSeconds: 2 })).body.lease
+    const replayed = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result, good.nonce))
     expect([replayed.status, replayed.body.code]).toEqual([409, 'nonce_reused'])
     await sleep(2500)
-    const expired = await raw('POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result))
+    const expired = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result))
     expect([expired.status, expired.body.code]).toEqual([409, 'lease_expired'])
     expect((await taskOf(cookie, second.task.id)).status).toBe('queued')
 
     await call('DELETE', `/v1/local-runner/runners/${registered.body.runner.id}`, cookie)
-    const revoked = await raw('POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 0 })
+    const revoked = await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 0 })
     expect([revoked.status, revoked.body.code]).toEqual([401, 'invalid_runner_token'])
     expect((await call('GET', `/v1/workobjects/${second.object.id}/comments`, cookie))).toHaveLength(0)
   })
@@ -212,5 +214,40 @@ describe.each(databaseKinds)('the local runner against the real server [%s]', (k
     expect(readFileSync(path.join(marker, 'runs'), 'utf8').trim().split('\n')).toHaveLength(3)
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
+  })
+
+  it('resends a completion a crash left unacknowledged, and signs a kept result instead of running again', async () => {
+    const cookie = await member()
+    const marker = tempDir('confer-runs-')
+    const { dir } = await pairedDir(cookie, { 'runner-a': { command: ['sh', '-c', `echo run >> "${marker}/runs"; echo ran`] } })
+    const credentials = JSON.parse(readFileSync(path.join(dir, 'credentials.json'), 'utf8'))
+    const key = createPrivateKey(readFileSync(path.join(dir, 'signing-key.pem'), 'utf8'))
+    // As the runner did before it died: took A, ran it, signed and sent the completion, and the
+    // server stored it, but the answer never arrived, so current-task.json still says `completing`.
+    const a = await runnerTask(cookie)
+    const takenA = await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', credentials.runnerToken, { waitSeconds: 5 })
+    expect(takenA.body.task.id).toBe(a.task.id)
+    const completion = signed(key, a.task.id, takenA.body.lease, { outcome: 'succeeded', output: 'A is done' })
+    expect((await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${a.task.id}/complete`, credentials.runnerToken, completion)).status).toBe(200)
+    writeFileSync(path.join(dir, 'current-task.json'), JSON.stringify({
+      taskId: a.task.id, runnerKind: 'runner-a', lease: takenA.body.lease, phase: 'completing', input: { taskId: a.task.id, runnerKind: 'runner-a' }, completion,
+    }))
+    // B's result was kept when its lease lapsed before the completion got through.
+    const b = await runnerTask(cookie)
+    mkdirSync(path.join(dir, 'results'), { recursive: true })
+    writeFileSync(path.join(dir, 'results', `${b.task.id}.json`), JSON.stringify({ outcome: 'succeeded', output: 'B was done before the restart' }))
+
+    const runner = startRunner(dir)
+    runners.push(runner)
+    const doneB = await completedTask(cookie, b.task.id)
+    expect(doneB.result.output).toBe('B was done before the restart')
+    await until('the runner to settle A', async () => (runner.output().includes(`completed ${a.task.id}`) ? true : undefined), 10_000)
+    expect(existsSync(path.join(marker, 'runs'))).toBe(false)
+    expect(await call('GET', `/v1/workobjects/${a.object.id}/comments`, cookie)).toHaveLength(1)
+    expect(await call('GET', `/v1/workobjects/${b.object.id}/comments`, cookie)).toHaveLength(1)
+    expect(existsSync(path.join(dir, 'current-task.json'))).toBe(false)
+    expect(existsSync(path.join(dir, 'results', `${b.task.id}.json`))).toBe(false)
+    runner.child.kill('SIGTERM')
+    expect(await runner.exited).toBe(0)
   })
 })
