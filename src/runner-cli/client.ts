@@ -1,4 +1,5 @@
-// The runner's HTTP calls to the Confer server (fetch, JSON, `Authorization: Bearer`).
+// The runner's HTTP calls to the Confer server (fetch, JSON, `Authorization: Bearer`). The server
+// URL may carry a path (a web origin's `/api`): routes are appended to it.
 export type Answer = { status: number; body: Record<string, any> }
 
 export class ServerUnreachable extends Error {}
@@ -6,7 +7,7 @@ export class ServerUnreachable extends Error {}
 export async function call(server: string, method: string, route: string, token: string | undefined, body?: unknown, timeoutMs = 60_000, signal?: AbortSignal): Promise<Answer> {
   let response: Response
   try {
-    response = await fetch(new URL(route, server.endsWith('/') ? server : `${server}/`).href.replace(/\/\/v1/, '/v1'), {
+    response = await fetch(`${server.replace(/\/+$/, '')}${route}`, {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

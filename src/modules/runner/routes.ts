@@ -12,6 +12,7 @@ import { TAGS } from '../../platform/http/tags.ts'
 import { findMember } from '../workspace/index.ts'
 import type { GrantRow, RunnerRow } from './repo.ts'
 import * as schemas from './schemas.ts'
+import * as leases from './leases.ts'
 import * as service from './service.ts'
 
 const tags = [TAGS.actions]
@@ -23,7 +24,7 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const runners = new WeakMap<FastifyRequest, RunnerRow>()
   const grants = new WeakMap<FastifyRequest, GrantRow>()
-  const wake = service.createWaker()
+  const wake = leases.createWaker()
   const closing = new AbortController()
   app.addHook('preClose', async () => closing.abort())
 
@@ -133,7 +134,7 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     closing.signal.addEventListener('abort', abort)
     request.raw.once('close', abort)
     try {
-      return await service.takeTask(deps, runner, request.body ?? {}, wake, gone.signal)
+      return await leases.takeTask(deps, runner, request.body ?? {}, wake, gone.signal)
     } finally {
       closing.signal.removeEventListener('abort', abort)
       request.raw.off('close', abort)
@@ -171,7 +172,7 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit' },
     onRequest: runnerAuth,
-  }, (request) => service.reportProgress(deps, memberOf(request), runners.get(request), request.params.taskId, request.body))
+  }, (request) => leases.reportProgress(deps, memberOf(request), runners.get(request), request.params.taskId, request.body))
 
   app.post('/v1/local-runner/tasks/:taskId/complete', {
     schema: {
@@ -183,5 +184,5 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit' },
     onRequest: runnerAuth,
-  }, (request) => service.completeTask(deps, memberOf(request), runners.get(request), request.params.taskId, request.body))
+  }, (request) => leases.completeTask(deps, memberOf(request), runners.get(request), request.params.taskId, request.body))
 }
