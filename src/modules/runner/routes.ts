@@ -162,6 +162,16 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     config: { access: 'edit' },
   }, (request) => service.confirmTask(deps, memberOf(request), request.params.taskId, wake))
 
+  app.post('/v1/local-runner/tasks/:taskId/cancel', {
+    schema: {
+      operationId: 'cancelLocalRunnerTask', tags,
+      summary: 'Cancels a task that is not completed (its owner, its requester or a manager): no runner takes it any more, and one holding it loses its lease (409 `lease_lost` on its next call). 409 `task_completed` once completed.',
+      params: schemas.TaskParams,
+      response: { 200: TaskRef, ...problems(401, 403, 404, 409, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => service.cancelTask(deps, memberOf(request), request.params.taskId))
+
   app.post('/v1/local-runner/tasks/:taskId/progress', {
     schema: {
       operationId: 'reportLocalRunnerTaskProgress', tags,

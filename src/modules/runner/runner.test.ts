@@ -178,6 +178,25 @@ eachDatabase('local runner', (h) => {
       expect((await person.get(`/v1/local-runner/tasks/${task.id}`)).json()).toMatchObject({ status: 'leased', leaseExpiresAt: won[0].lease.expiresAt })
     })
 
+    it('cancels a task: no runner takes it, the one holding it loses its lease, a completed one stays', async () => {
+      const person = await inviteAndJoin(h, owner)
+      const runner = await pairRunner(h, person)
+      const { task: waiting } = await queuedTask(person)
+      expect((await colleague.post(`/v1/local-runner/tasks/${waiting.id}/cancel`)).statusCode).toBe(403)
+      expect((await stranger.post(`/v1/local-runner/tasks/${waiting.id}/cancel`)).statusCode).toBe(404)
+      expect((await person.post(`/v1/local-runner/tasks/${waiting.id}/cancel`)).json().status).toBe('cancelled')
+      expect(await take(runner)).toEqual({})
+      const { task: held } = await queuedTask(person)
+      const { lease } = await take(runner)
+      expect((await owner.post(`/v1/local-runner/tasks/${held.id}/cancel`)).json().status).toBe('cancelled')
+      const late = await runner.request('POST', `/v1/local-runner/tasks/${held.id}/complete`, signedCompletion(runner, held.id, lease, RESULT))
+      expect(late.json().code).toBe('lease_lost')
+      const { task: done } = await queuedTask(person)
+      const taken = await take(runner)
+      expect((await runner.request('POST', `/v1/local-runner/tasks/${done.id}/complete`, signedCompletion(runner, done.id, taken.lease, RESULT))).statusCode).toBe(200)
+      expect((await person.post(`/v1/local-runner/tasks/${done.id}/cancel`)).json().code).toBe('task_completed')
+    })
+
     it('wakes a long poll when a task is queued', async () => {
       const person = await h.member()
       const runner = await pairRunner(h, person)

@@ -11,7 +11,7 @@ export const LocalRunnerKind = literals(RUNNER_KINDS, {
   description: 'LocalRunnerKind. `runner-a` serves the `runner-a` next step of a work object: it prepares internal work and authorizes no external side effect.',
 })
 export const TaskStatus = literals(['awaiting-confirmation', 'queued', 'leased', 'completed', 'cancelled'] as const, {
-  description: 'awaiting-confirmation: a person asked, the owner has not confirmed; queued: waiting for a runner (also after a lease expired); leased: a runner holds it; completed: its signed result landed.',
+  description: 'awaiting-confirmation: a person asked, the owner has not confirmed; queued: waiting for a runner (also after a lease expired); leased: a runner holds it; completed: its signed result landed; cancelled: a person called it off.',
 })
 
 // ---- pairing ----

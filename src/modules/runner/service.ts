@@ -157,3 +157,22 @@ export async function listTasks(deps: AppDeps, caller: Caller, workObjectId: str
   const rows = await repo.listTasks(deps.database.db, caller.membership.workspaceId, { workObjectId, accountId: caller.actor.accountId })
   return { tasks: rows.map((row) => presentTask(row)) }
 }
+
+/** Cancels a task that is not completed: the owner, the requester or a manager. A runner holding it loses its lease. */
+export async function cancelTask(deps: AppDeps, caller: Caller, taskId: string) {
+  const db = deps.database.db
+  const task = await repo.findTask(db, caller.membership.workspaceId, taskId) ?? notFound('task', taskId)
+  const me = caller.actor.accountId
+  if (task.owner_account_id !== me && task.requested_by !== me && !isManager(caller.membership)) {
+    throw new AppError('forbidden', 'Only the task\'s owner, its requester or a workspace manager may cancel it.')
+  }
+  if (task.status === 'cancelled') return presentTask(task)
+  if (task.status === 'completed') throw new AppError('task_completed', 'The task is completed; its result stays on the work object.', { extra: { task: presentTask(task) } })
+  const now = nowIso()
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.updateTaskIf(trx, task.id, task.version, { status: 'cancelled', lease_expires_at: null, updated_at: now })
+    if (!row) throw new AppError('conflict', 'The task changed meanwhile; read it again.')
+    await announce(deps, trx, row)
+    return presentTask(row)
+  })
+}
