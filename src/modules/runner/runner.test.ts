@@ -197,6 +197,22 @@ eachDatabase('local runner', (h) => {
       expect((await person.post(`/v1/local-runner/tasks/${done.id}/cancel`)).json().code).toBe('task_completed')
     })
 
+    it('hands each of several tasks to exactly one of several runners taking at once', async () => {
+      const person = await h.member()
+      const pool = await Promise.all([1, 2, 3].map(() => pairRunner(h, person)))
+      const tasks = await Promise.all(Array.from({ length: 6 }, () => queuedTask(person)))
+      const takenBy = new Map<string, string[]>()
+      await Promise.all(pool.flatMap((runner) => [1, 2].map(async () => {
+        for (;;) {
+          const taken = await take(runner)
+          if (!taken.task) return
+          takenBy.set(taken.task.id, [...(takenBy.get(taken.task.id) ?? []), runner.id])
+        }
+      })))
+      expect([...takenBy.keys()].sort()).toEqual(tasks.map(({ task }) => task.id).sort())
+      expect([...takenBy.values()].every((holders) => holders.length === 1)).toBe(true)
+    })
+
     it('wakes a long poll when a task is queued', async () => {
       const person = await h.member()
       const runner = await pairRunner(h, person)
