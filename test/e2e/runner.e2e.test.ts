@@ -137,6 +137,8 @@ describe.each(databaseKinds)('the local runner against the real server [%s]', (k
     // The stage is a person's to move: the runner's result did not move it.
     const set = await call('GET', `/v1/worksets/${object.workSetId}`, cookie)
     expect(set.workObjects.find((candidate: { id: string }) => candidate.id === object.id).stage).toBe(object.stage)
+    // The runner clears its state once the server's answer reaches it.
+    await until('the runner to record the completion', async () => (runner.output().includes(`completed ${task.id}`) ? true : undefined), 10_000)
     expect(existsSync(path.join(dir, 'current-task.json'))).toBe(false)
 
     // Revoking the runner: its next call gets 401 and the process stops.
@@ -168,18 +170,23 @@ describe.each(databaseKinds)('the local runner against the real server [%s]', (k
     expect((await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${first.task.id}/complete`, token, good)).status).toBe(200)
 
     const second = await runnerTask(cookie, 'organize', 'runner-b')
-    const lease = (await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5, leaseSeconds: 2 })).body.lease
-    const replayed = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result, good.nonce))
+    const secondLease = (await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5 })).body.lease
+    const replayed = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, secondLease, result, good.nonce))
     expect([replayed.status, replayed.body.code]).toEqual([409, 'nonce_reused'])
+
+    const third = await runnerTask(cookie, 'organize', 'runner-b')
+    const takenThird = await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 5, leaseSeconds: 2 })
+    expect(takenThird.body.task.id).toBe(third.task.id)
     await sleep(2500)
-    const expired = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${second.task.id}/complete`, token, signed(privateKey, second.task.id, lease, result))
+    const expired = await raw(server.baseUrl, 'POST', `/v1/local-runner/tasks/${third.task.id}/complete`, token, signed(privateKey, third.task.id, takenThird.body.lease, result))
     expect([expired.status, expired.body.code]).toEqual([409, 'lease_expired'])
-    expect((await taskOf(cookie, second.task.id)).status).toBe('queued')
+    expect((await taskOf(cookie, third.task.id)).status).toBe('queued')
 
     await call('DELETE', `/v1/local-runner/runners/${registered.body.runner.id}`, cookie)
     const revoked = await raw(server.baseUrl, 'POST', '/v1/local-runner/tasks/take', token, { waitSeconds: 0 })
     expect([revoked.status, revoked.body.code]).toEqual([401, 'invalid_runner_token'])
     expect((await call('GET', `/v1/workobjects/${second.object.id}/comments`, cookie))).toHaveLength(0)
+    expect((await call('GET', `/v1/workobjects/${third.object.id}/comments`, cookie))).toHaveLength(0)
   })
 
   it('finishes a task exactly once when the runner is killed mid-task and restarted', async () => {
@@ -241,7 +248,7 @@ describe.each(databaseKinds)('the local runner against the real server [%s]', (k
     runners.push(runner)
     const doneB = await completedTask(cookie, b.task.id)
     expect(doneB.result.output).toBe('B was done before the restart')
-    await until('the runner to settle A', async () => (runner.output().includes(`completed ${a.task.id}`) ? true : undefined), 10_000)
+    await until('the runner to settle A and B', async () => (runner.output().includes(`completed ${a.task.id}`) && runner.output().includes(`completed ${b.task.id}`) ? true : undefined), 10_000)
     expect(existsSync(path.join(marker, 'runs'))).toBe(false)
     expect(await call('GET', `/v1/workobjects/${a.object.id}/comments`, cookie)).toHaveLength(1)
     expect(await call('GET', `/v1/workobjects/${b.object.id}/comments`, cookie)).toHaveLength(1)
