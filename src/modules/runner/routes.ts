@@ -125,19 +125,20 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit' },
     onRequest: runnerAuth,
-  }, async (request) => {
+  }, async (request, reply) => {
     memberOf(request)
     const runner = runners.get(request)
     if (!runner) throw new AppError('runner_required', 'Only a runner may take tasks: authenticate with `Authorization: Bearer <runnerToken>`.')
     const gone = new AbortController()
     const abort = () => gone.abort()
     closing.signal.addEventListener('abort', abort)
-    request.raw.once('close', abort)
+    // The response closes early when the runner hangs up: stop waiting for it.
+    reply.raw.once('close', abort)
     try {
       return await leases.takeTask(deps, runner, request.body ?? {}, wake, gone.signal)
     } finally {
       closing.signal.removeEventListener('abort', abort)
-      request.raw.off('close', abort)
+      reply.raw.off('close', abort)
     }
   })
 
