@@ -24,7 +24,7 @@ export function webclientModule(_deps: AppDeps, root = WEB_DIST): FastifyPluginA
       app.log.warn(`no web client build in ${root}: run \`npm run build:web\``)
       return
     }
-    await app.register(fastifyStatic, { root, serve: false })
+    await app.register(fastifyStatic, { root, serve: false, preCompressed: true })
 
     const sendIndex = (reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')

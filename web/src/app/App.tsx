@@ -103,7 +103,7 @@ function Navigation() {
         <li>
           <Link href="/notifications" aria-current={isCurrent('/notifications') ? 'page' : undefined} data-testid="notifications-link">
             {t('nav.notifications')}
-            {unread > 0 ? <span className="count" data-testid="unread-count"> <span aria-hidden="true">{unread}</span><span className="visually-hidden">{t('nav.unread', { count: unread })}</span></span> : null}
+            {unread > 0 ? <span className="count" data-testid="unread-count" data-count={unread}> <span aria-hidden="true">{unread}</span><span className="visually-hidden">{t('nav.unread', { count: unread })}</span></span> : null}
           </Link>
         </li>
         <li><button type="button" className="link" onClick={() => void signOut().then(() => { clearCache(); navigate('/') })}>{t('nav.signOut')}</button></li>

@@ -61,7 +61,8 @@ export async function request<T>(method: string, path: string, options: RequestO
   const text = await response.text()
   const parsed = text ? safeJson(text) : undefined
   if (!response.ok) {
-    if (response.status === 401 && !path.startsWith('/api/auth/')) signedOut.emit()
+    // A session that ended elsewhere: the shell asks who is signed in again (not for that question itself).
+    if (response.status === 401 && !path.startsWith('/api/auth/') && path !== '/v1/account/current') signedOut.emit()
     throw new ApiError(response.status, (parsed ?? {}) as Problem)
   }
   return parsed as T

@@ -29,6 +29,7 @@ export async function startRecording(sessionId: string, mode: CaptureMode, onChu
     audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   })
   const context = new AudioContext()
+  void context.resume().catch(() => undefined)
   const mix = context.createMediaStreamDestination()
   const analyser = context.createAnalyser()
   analyser.fftSize = 1024

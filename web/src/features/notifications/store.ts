@@ -14,7 +14,12 @@ export function useLiveNotifications(enabled: boolean) {
     if (!enabled) return
     return openStream({
       path: '/v1/collaboration/notifications/events',
-      onEvent(event) { if (event.type === 'notification.created') invalidate(NOTIFICATIONS) },
+      onEvent(event) {
+        if (event.type !== 'notification.created') return
+        invalidate(NOTIFICATIONS)
+        // Someone joined: the member pickers (assign, reviewer) should offer them.
+        if (event.data?.notification?.kind === 'invitation.accepted') invalidate('/v1/workspace/members')
+      },
     })
   }, [enabled])
 }

@@ -16,7 +16,15 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit }: { sessionId:
   if (!detail.data) return detail.error ? <ErrorLine error={detail.error.message} /> : <Loading />
   const set = detail.data
   const memberList = members.data?.members ?? []
-  const reviewOf = (id: string) => set.reviewTasks.find((task) => task.id === id)
+  // The current review task; once it is decided the object gets a fresh open one, so an open task
+  // shows the last decision instead.
+  const reviewOf = (id: string) => {
+    const current = set.reviewTasks.find((task) => task.id === id)
+    if (current && current.state !== 'open') return current
+    const decided = set.reviewTasks.filter((task) => task.workObjectId === current?.workObjectId && task.decidedAt)
+      .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0]
+    return decided ? { ...decided, id: current?.id ?? decided.id, state: decided.state } : current
+  }
   const proposals = set.workObjects.filter((wo) => wo.proposal?.state === 'pending' && wo.proposal.kind === 'object')
   const objects = set.workObjects.filter((wo) => !proposals.includes(wo) && wo.proposal?.state !== 'rejected')
   const openClarifications = set.clarifications.filter((item) => item.status === 'open')

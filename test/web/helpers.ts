@@ -1,0 +1,30 @@
+// Helpers of the browser tests: accounts, the accessibility scan, screenshots for the README.
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type BrowserContext, type Page } from '@playwright/test'
+import { signInOverHttp, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+
+export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots')
+
+/** Signs `email` in over HTTP and gives the browser context its session cookie. */
+export async function signInContext(context: BrowserContext, server: RunningServer, mail: MailCatcher, email: string): Promise<string> {
+  const cookie = await signInOverHttp(server, mail, email)
+  const [name, ...value] = cookie.split('=')
+  await context.addCookies([{ name: name!, value: value.join('='), url: server.baseUrl, httpOnly: true, sameSite: 'Lax' }])
+  return cookie
+}
+
+/** axe-core finds no WCAG 2 A/AA violation on the page as it is now. */
+export async function expectAccessible(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
+  const found = result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`)
+  expect(found, `axe violations on ${label}`).toEqual([])
+}
+
+/** A full-page screenshot in docs/screenshots (taken once, on the first database). */
+export async function screenshot(page: Page, name: string, enabled: boolean) {
+  if (!enabled) return
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
