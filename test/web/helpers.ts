@@ -1,8 +1,9 @@
 // Helpers of the browser tests: accounts, the accessibility scan, screenshots for the README.
 import path from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
+import { AxeBuilder } from '@axe-core/playwright'
 import { expect, type BrowserContext, type Page } from '@playwright/test'
-import { signInOverHttp, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import type { TestDatabaseKind } from '../databases.ts'
+import { signInOverHttp, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`
 
@@ -27,4 +28,14 @@ export async function expectAccessible(page: Page, label: string) {
 export async function screenshot(page: Page, name: string, enabled: boolean) {
   if (!enabled) return
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+/** The real server process; a second try when the first did not become healthy in time (a loaded CI machine). */
+export async function startWebServer(kind: TestDatabaseKind, env: Record<string, string>): Promise<RunningServer> {
+  try {
+    return await startServer(kind, env)
+  } catch (error) {
+    console.warn(`retrying the server start: ${(error as Error).message.split('\n')[0]}`)
+    return startServer(kind, env)
+  }
 }

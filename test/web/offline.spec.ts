@@ -4,9 +4,9 @@
 // transcript is whole.
 import { expect, test } from '@playwright/test'
 import { databaseKinds } from '../databases.ts'
-import { callJson, startMailCatcher, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
 import { wordErrorRate } from '../speech.ts'
-import { signInContext, uniqueEmail } from './helpers.ts'
+import { signInContext, startWebServer, uniqueEmail } from './helpers.ts'
 import { MEETING } from './meeting.ts'
 
 for (const kind of databaseKinds) {
@@ -15,7 +15,7 @@ for (const kind of databaseKinds) {
     let server: RunningServer
     test.beforeAll(async () => {
       mail = await startMailCatcher()
-      server = await startServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
+      server = await startWebServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
     })
     test.afterAll(async () => {
       await server?.stop()

@@ -6,8 +6,8 @@
 // scanned with axe (WCAG 2 A/AA); the screenshots in docs/screenshots come from here.
 import { expect, test, type Page } from '@playwright/test'
 import { databaseKinds } from '../databases.ts'
-import { callJson, startMailCatcher, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
-import { expectAccessible, screenshot, uniqueEmail } from './helpers.ts'
+import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { expectAccessible, screenshot, startWebServer, uniqueEmail } from './helpers.ts'
 
 const unreadCount = async (page: Page) => Number(await page.getByTestId('unread-count').getAttribute('data-count').catch(() => '0') ?? 0)
 
@@ -17,7 +17,7 @@ for (const kind of databaseKinds) {
     let server: RunningServer
     test.beforeAll(async () => {
       mail = await startMailCatcher()
-      server = await startServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
+      server = await startWebServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
     })
     test.afterAll(async () => {
       await server?.stop()

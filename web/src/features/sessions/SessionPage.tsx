@@ -10,7 +10,7 @@ import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
 import { endSession, getShare, loadTranscript, updateShare } from './api.ts'
-import { mergeSegment, type LiveSegment } from './LiveTranscript.tsx'
+import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 
 type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
@@ -20,7 +20,7 @@ export function SessionPage({ id }: { id: string }) {
   const session = useResource<SessionSnapshot>(`/v1/sessions/${id}`)
   const current = useCurrentAccount()
   const sets = useConversationWorkSets(session.data?.conversationId)
-  const [segments, setSegments] = useState<LiveSegment[]>([])
+  const [segments, addSegments] = useSegments()
   const [speakers, setSpeakers] = useState<Record<string, string>>({})
   const [refinement, setRefinement] = useState<Refinement>()
   const { busy, error, run } = useAction()
@@ -33,11 +33,11 @@ export function SessionPage({ id }: { id: string }) {
     let cancelled = false
     loadTranscript(id).then((transcript) => {
       if (cancelled) return
-      setSegments((live) => live.reduce(mergeSegment, transcript.segments as LiveSegment[]))
+      addSegments(transcript.segments as LiveSegment[])
       setSpeakers((map) => ({ ...Object.fromEntries(transcript.speakers.map((speaker) => [speaker.speakerId, speaker.label])), ...map }))
     }, () => undefined)
     return () => { cancelled = true }
-  }, [id])
+  }, [id, addSegments])
 
   useEffect(() => {
     if (!conversationId) return
@@ -52,7 +52,7 @@ export function SessionPage({ id }: { id: string }) {
     const close = openStream({
       path: `/v1/conversations/${conversationId}/events`,
       onEvent(event) {
-        if (event.type === 'transcript.partial' || event.type === 'transcript.final') setSegments((list) => mergeSegment(list, event.data as LiveSegment))
+        if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
         else if (event.type === 'speaker.updated') setSpeakers((map) => ({ ...map, [event.data.speakerId]: event.data.label }))
         else if (event.type === 'session.updated') invalidate(`/v1/sessions/${id}`)
         else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork() }
@@ -60,7 +60,7 @@ export function SessionPage({ id }: { id: string }) {
       },
     })
     return () => { clearTimeout(timer); close() }
-  }, [conversationId, id])
+  }, [conversationId, id, addSegments])
 
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
   const snapshot = session.data
