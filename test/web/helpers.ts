@@ -30,12 +30,14 @@ export async function screenshot(page: Page, name: string, enabled: boolean) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
 }
 
-/** The real server process; a second try when the first did not become healthy in time (a loaded CI machine). */
+/** The real server process; tried up to three times when it did not become healthy in time (a loaded CI machine). */
 export async function startWebServer(kind: TestDatabaseKind, env: Record<string, string>): Promise<RunningServer> {
-  try {
-    return await startServer(kind, env)
-  } catch (error) {
-    console.warn(`retrying the server start: ${(error as Error).message.split('\n')[0]}`)
-    return startServer(kind, env)
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServer(kind, env)
+    } catch (error) {
+      if (attempt === 3) throw error
+      console.warn(`retrying the server start: ${(error as Error).message.split('\n')[0]}`)
+    }
   }
 }

@@ -39,9 +39,9 @@ test.describe('a large session', () => {
 
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/sessions/${session.id}`)
-    await page.waitForFunction(([segments, objects]) =>
-      document.querySelectorAll('[data-testid=transcript] li').length >= segments! && document.querySelectorAll('[data-testid=work-object]').length >= objects!,
-    [SEGMENTS, WORK_OBJECTS], { timeout: 60_000, polling: 'raf' })
+    // A page-side expression (the test's TypeScript has no DOM types).
+    await page.waitForFunction(`document.querySelectorAll('[data-testid=transcript] li').length >= ${SEGMENTS}
+      && document.querySelectorAll('[data-testid=work-object]').length >= ${WORK_OBJECTS}`, undefined, { timeout: 60_000, polling: 'raf' })
     const renderedAt = await page.evaluate(() => performance.now())
     await page.getByLabel('Search the transcript').fill('number 999 ')
     await expect(page.getByText('1 matching segments')).toBeVisible()

@@ -119,8 +119,10 @@ export function setCached<T>(path: string, update: (current: T | undefined) => T
 }
 
 export function useResource<T>(path: string | null): { data?: T; error?: ApiError; loading: boolean; reload: () => void } {
-  useEffect(() => { if (path && !cache.has(path)) load(path) }, [path])
   const entry = useSyncExternalStore(changed.on, () => (path ? cache.get(path) : undefined))
+  // Also after clearCache() (sign-out, joining a workspace) dropped the entry.
+  const missing = entry === undefined
+  useEffect(() => { if (path && missing && !cache.has(path)) load(path) }, [path, missing])
   const reload = useCallback(() => { if (path) load(path) }, [path])
   return { data: entry?.data as T | undefined, error: entry?.error, loading: !entry || entry.loading, reload }
 }
