@@ -25,7 +25,6 @@ import { match, navigate, useLocation } from './router.ts'
 export function App() {
   const { path } = useLocation()
   useEffect(() => signedOut.on(() => invalidate(CURRENT)), [])
-  useEffect(() => { document.getElementById('page-title')?.focus({ preventScroll: true }) }, [path])
 
   const share = match('/share/:token', path)
   if (share) return <Frame><SharePage token={share.token!} /></Frame>

@@ -1,5 +1,5 @@
 // Shared UI primitives: links through the router, error and status lines, page titles.
-import { useEffect, type AnchorHTMLAttributes, type ReactNode } from 'react'
+import { useEffect, useRef, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import { followLink } from '../app/router.ts'
 import { useI18n } from './i18n.ts'
 
@@ -17,10 +17,18 @@ export function Loading() {
   return <p className="muted" role="status">{t('common.loading')}</p>
 }
 
-/** The page's <h1> and document title. */
+/**
+ * The page's <h1> and document title. A page that appears (a route change, signing in) moves the
+ * focus to its heading, so keyboard and screen-reader users start at the new content.
+ */
 export function PageTitle({ children, title }: { children: ReactNode; title: string }) {
+  const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => { document.title = `${title} · Confer` }, [title])
-  return <h1 tabIndex={-1} id="page-title">{children}</h1>
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body || !active.isConnected || active.closest('form, .otp') === null) heading.current?.focus({ preventScroll: true })
+  }, [])
+  return <h1 tabIndex={-1} id="page-title" ref={heading}>{children}</h1>
 }
 
 export function formatMs(ms: number): string {

@@ -1,6 +1,6 @@
 // Sign-in with the mailed 6-digit code: one box per digit (typing moves on, Backspace moves back,
 // pasting fills them all), resend with the hourly limit shown.
-import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
 import { invalidate, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
@@ -14,13 +14,14 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
   const [digits, setDigits] = useState<string[]>(['', '', '', '', '', ''])
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const { busy, error, run } = useAction()
+  // After the heading took the focus (PageTitle, a child: its effect runs first), the code boxes take it.
+  useEffect(() => { if (sentTo) boxes.current[0]?.focus() }, [sentTo])
 
   const send = (address: string) => run(async () => {
     await sendCode(address)
     noteSend(address)
     setSentTo(address)
     setDigits(['', '', '', '', '', ''])
-    setTimeout(() => boxes.current[0]?.focus(), 0)
   })
 
   const verify = (code: string) => run(async () => {
@@ -46,7 +47,12 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
     if (next.every((digit) => digit !== '')) void verify(next.join(''))
   }
   const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Backspace' && !digits[index] && index > 0) boxes.current[index - 1]?.focus()
+    if (event.key === 'Backspace' && !digits[index] && index > 0) {
+      // An empty box: Backspace clears the previous digit and moves there.
+      event.preventDefault()
+      setDigits(digits.map((digit, position) => (position === index - 1 ? '' : digit)))
+      boxes.current[index - 1]?.focus()
+    }
     if (event.key === 'ArrowLeft' && index > 0) boxes.current[index - 1]?.focus()
     if (event.key === 'ArrowRight' && index < 5) boxes.current[index + 1]?.focus()
   }
@@ -80,7 +86,7 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
             <input
               key={index} ref={(element) => { boxes.current[index] = element }}
               inputMode="numeric" autoComplete={index === 0 ? 'one-time-code' : 'off'} maxLength={6} pattern="[0-9]*"
-              aria-label={t('signin.digit', { n: index + 1 })} value={digit} disabled={busy}
+              aria-label={t('signin.digit', { n: index + 1 })} value={digit}
               onChange={(event) => setDigit(index, event.target.value)} onKeyDown={(event) => onKeyDown(index, event)} onPaste={onPaste}
             />
           ))}
