@@ -7,7 +7,10 @@ import { signInOverHttp, startServer, type MailCatcher, type RunningServer } fro
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots')
+// The README's screenshots are refreshed on demand (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+  ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+  : path.resolve(import.meta.dirname, '.artifacts/screenshots')
 
 /** Signs `email` in over HTTP and gives the browser context its session cookie. */
 export async function signInContext(context: BrowserContext, server: RunningServer, mail: MailCatcher, email: string): Promise<string> {
@@ -24,7 +27,7 @@ export async function expectAccessible(page: Page, label: string) {
   expect(found, `axe violations on ${label}`).toEqual([])
 }
 
-/** A full-page screenshot in docs/screenshots (taken once, on the first database). */
+/** A full-page screenshot (taken once, on the first database). */
 export async function screenshot(page: Page, name: string, enabled: boolean) {
   if (!enabled) return
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
