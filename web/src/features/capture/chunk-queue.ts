@@ -96,7 +96,8 @@ async function run() {
         failures = 0
       } catch (error) {
         const status = error instanceof ApiError ? error.status : 0
-        const retryable = status === 0 || status === 429 || status >= 500
+        // Offline, throttled, a server error, or signed out (kept until the person signs in again).
+        const retryable = status === 0 || status === 401 || status === 429 || status >= 500
         if (!retryable) {
           // The server will never take it (the session ended, was removed, or the chunk is invalid).
           await chunkStore.delete(next.chunkId)
