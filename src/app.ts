@@ -43,6 +43,7 @@ import { conversationsModule } from './modules/conversations/index.ts'
 import { processingModule } from './modules/processing/index.ts'
 import { billingModule } from './modules/billing/index.ts'
 import { runnerModule } from './modules/runner/index.ts'
+import { webclientModule } from './modules/webclient/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(processingModule(deps))
   await app.register(billingModule(deps))
   await app.register(runnerModule(deps))
+  await app.register(webclientModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -1,12 +1,13 @@
 import { Type, type Static } from 'typebox'
 import { NextCursor, PageQuery } from '../../platform/http/pagination.ts'
 import { CAPTURE_MODES, SESSION_STATES } from '../../domain/vocabulary.ts'
+import { literals } from '../../platform/http/enums.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, maxLength: 80 })
 
-export const CaptureMode = Type.Union(CAPTURE_MODES.map((mode) => Type.Literal(mode)))
-export const SessionState = Type.Union(SESSION_STATES.map((state) => Type.Literal(state)), {
+export const CaptureMode = literals(CAPTURE_MODES)
+export const SessionState = literals(SESSION_STATES, {
   description: 'recording → processing → ready | failed',
 })
 

@@ -2,12 +2,11 @@
 import { Type, type Static } from 'typebox'
 import { FAMILIES, SEMANTIC_TYPES } from './policy.ts'
 import { PROPOSAL_STATES, RESPONSIBILITY_STATES, REVIEW_TASK_STATES, TAKEOVER_STATES, WORK_KINDS, WORK_STAGES } from '../../domain/vocabulary.ts'
+import { literals } from '../../platform/http/enums.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = Type.String({ minLength: 1, maxLength: 80 })
-/** A string enum with its static type kept (a Union built from a mapped array would type as never). */
-export const literals = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+export { literals }
 
 export const Kind = literals(WORK_KINDS, {
   description: 'MeetingWorkKind, the unified team label; `family` and `semanticType` refine it.',

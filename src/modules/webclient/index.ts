@@ -1,0 +1,50 @@
+// Web client: serves the browser app built from web/ (web/dist, made by `npm run build:web`) on
+// the web origin — its hashed assets (cached for a year, served pre-compressed as Brotli or gzip)
+// and index.html for the pages the client routes itself (`/`, `/share/{token}`, `/invite/{token}`,
+// `/sessions/…`, …). Exports nothing for other modules. Without a build it serves nothing, and
+// those paths answer the API's 404 problem.
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import type { AppDeps } from '../../platform/deps.ts'
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
+
+/** First path segments the client routes itself (web/src/app/routes.ts); everything else stays the API's. */
+export const CLIENT_ROUTES = ['share', 'invite', 'sessions', 'record', 'projects', 'board', 'search', 'notifications', 'members', 'signin', 'welcome'] as const
+
+// Public pages, and not counted against the API's per-minute limit: one page load fetches several files.
+const routeConfig = { access: 'public', rateLimit: false } as const
+
+export function webclientModule(_deps: AppDeps, root = WEB_DIST): FastifyPluginAsync {
+  return async (app) => {
+    if (!existsSync(path.join(root, 'index.html'))) {
+      app.log.warn(`no web client build in ${root}: run \`npm run build:web\``)
+      return
+    }
+    await app.register(fastifyStatic, { root, serve: false, preCompressed: true })
+
+    const sendIndex = (reply: FastifyReply) => reply
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .sendFile('index.html', root, { cacheControl: false })
+
+    app.get('/', { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+    for (const segment of CLIENT_ROUTES) {
+      app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+      app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+    }
+    // Content-hashed file names: a changed file gets a new name, so it may be kept for a year.
+    app.get('/assets/*', { schema: { hide: true }, config: routeConfig }, (request, reply) => {
+      const file = (request.params as { '*': string })['*']
+      return reply.sendFile(path.posix.join('assets', file), root, { maxAge: '365d', immutable: true })
+    })
+    for (const file of ['favicon.svg', 'manifest.webmanifest']) {
+      app.get(`/${file}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) =>
+        reply.sendFile(file, root, { maxAge: '1d' }))
+    }
+  }
+}

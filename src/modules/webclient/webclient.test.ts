@@ -1,0 +1,66 @@
+// The web client as the server serves it: index.html for the client's pages (never cached), the
+// hashed assets cached for a year and sent pre-compressed, the API's 404s untouched, and the
+// first load's JavaScript within its 250 KB (compressed) budget.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { beforeAll, expect, it } from 'vitest'
+import { eachDatabase } from '../../../test/harness.ts'
+import { WEB_DIST } from './index.ts'
+
+const ROOT = path.resolve(WEB_DIST, '../..')
+const JS_BUDGET_BYTES = 250 * 1024
+
+// The harness builds the app once per database; the client must be built before that.
+if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
+}
+const indexHtml = () => readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8')
+const scripts = () => [...indexHtml().matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((found) => found[1]!)
+
+eachDatabase('web client serving', (h) => {
+  beforeAll(() => expect(scripts().length).toBeGreaterThan(0))
+
+  it('answers the client pages with index.html, not cached, without a session', async () => {
+    for (const url of ['/', '/share/abc123', '/invite/abc123', '/sessions/ses_1', '/board', '/record', '/search?q=x']) {
+      const response = await h.anonymous.get(url)
+      expect(response.statusCode, url).toBe(200)
+      expect(response.headers['content-type']).toMatch(/^text\/html/)
+      expect(response.headers['cache-control']).toBe('no-cache')
+      expect(response.body).toContain('<div id="root"></div>')
+    }
+  })
+
+  it('sends hashed assets pre-compressed and cached for a year', async () => {
+    const script = scripts()[0]!
+    const brotli = await h.anonymous.get(`/${script}`, { 'accept-encoding': 'br, gzip' })
+    expect(brotli.statusCode).toBe(200)
+    expect(brotli.headers['content-encoding']).toBe('br')
+    expect(brotli.headers['content-type']).toMatch(/javascript/)
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(brotli.rawPayload.length).toBe(statSync(path.join(WEB_DIST, `${script}.br`)).size)
+    const gzip = await h.anonymous.get(`/${script}`, { 'accept-encoding': 'gzip' })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    const plain = await h.anonymous.get(`/${script}`, { 'accept-encoding': 'identity' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.rawPayload.length).toBe(statSync(path.join(WEB_DIST, script)).size)
+  })
+
+  it('leaves unknown API paths and files to the API\'s 404 problem', async () => {
+    for (const url of ['/v1/nothing-here', '/api/v1/nothing-here', '/assets/missing.js', '/assets/../../package.json', '/nothing-here']) {
+      const response = await h.anonymous.get(url)
+      expect(response.statusCode, url).toBe(404)
+      expect(response.body, url).not.toContain('"name": "confer"')
+    }
+    const problem = await h.anonymous.get('/v1/nothing-here')
+    expect(problem.headers['content-type']).toContain('application/problem+json')
+    const openapi = (await h.anonymous.get('/v1/openapi.json')).json() as { paths: Record<string, unknown> }
+    expect(Object.keys(openapi.paths).filter((item) => !item.startsWith('/v1/') && item !== '/healthz')).toEqual([])
+  })
+
+  it('keeps the first load within 250 KB of compressed JavaScript', () => {
+    const bytes = scripts().reduce((sum, script) => sum + statSync(path.join(WEB_DIST, `${script}.br`)).size, 0)
+    console.log(`first-load JavaScript: ${(bytes / 1024).toFixed(1)} KB brotli`)
+    expect(bytes).toBeLessThanOrEqual(JS_BUDGET_BYTES)
+  })
+})

@@ -1,0 +1,112 @@
+// The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
+// count, and the page for the current path. Public pages (share, invite) render without a session.
+import { useEffect } from 'react'
+import { clearCache, invalidate, signedOut } from '../lib/api.ts'
+import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
+import { ErrorLine, Link, Loading } from '../lib/ui.tsx'
+import { SignIn } from '../features/auth/SignIn.tsx'
+import { Welcome } from '../features/auth/Welcome.tsx'
+import { CURRENT, signOut, useCurrentAccount } from '../features/auth/api.ts'
+import { BoardPage } from '../features/board/BoardPage.tsx'
+import { RecordPage } from '../features/capture/RecordPage.tsx'
+import { startUploader } from '../features/capture/chunk-queue.ts'
+import { InvitePage } from '../features/invitations/InvitePage.tsx'
+import { MembersPage } from '../features/invitations/MembersPage.tsx'
+import { NotificationsPage } from '../features/notifications/NotificationsPage.tsx'
+import { useLiveNotifications, useNotifications } from '../features/notifications/store.ts'
+import { ProjectPage, ProjectsPage } from '../features/projects/ProjectsPage.tsx'
+import { SearchPage } from '../features/search/SearchPage.tsx'
+import { SessionPage } from '../features/sessions/SessionPage.tsx'
+import { SessionsPage } from '../features/sessions/SessionsPage.tsx'
+import { SharePage } from '../features/shares/SharePage.tsx'
+import { useAvailableExtensions } from './extensions.ts'
+import { match, navigate, useLocation } from './router.ts'
+
+export function App() {
+  const { path } = useLocation()
+  useEffect(() => signedOut.on(() => invalidate(CURRENT)), [])
+
+  const share = match('/share/:token', path)
+  if (share) return <Frame><SharePage token={share.token!} /></Frame>
+  const invite = match('/invite/:token', path)
+  if (invite) return <Frame><InvitePage token={invite.token!} /></Frame>
+  return <SignedInApp path={path} />
+}
+
+function SignedInApp({ path }: { path: string }) {
+  const current = useCurrentAccount()
+  const signedIn = Boolean(current.data?.workspace)
+  useEffect(() => { if (signedIn) startUploader() }, [signedIn])
+  useLiveNotifications(signedIn)
+  if (!current.data) {
+    if (current.error && current.error.status !== 401) return <Frame><ErrorLine error={current.error.message} /></Frame>
+    if (current.error) return <Frame><SignIn /></Frame>
+    return <Frame><Loading /></Frame>
+  }
+  if (!current.data.workspace) return <Frame><Welcome /></Frame>
+  return <Frame nav><Page path={path} /></Frame>
+}
+
+function Page({ path }: { path: string }) {
+  const session = match('/sessions/:id', path)
+  if (session) return <SessionPage id={session.id!} />
+  const project = match('/projects/:id', path)
+  if (project) return <ProjectPage id={project.id!} />
+  switch (path.replace(/\/$/, '') || '/') {
+    case '/record': return <RecordPage />
+    case '/board': return <BoardPage />
+    case '/projects': return <ProjectsPage />
+    case '/search': return <SearchPage />
+    case '/notifications': return <NotificationsPage />
+    case '/members': return <MembersPage />
+    default: return <SessionsPage />
+  }
+}
+
+function Frame({ children, nav }: { children: React.ReactNode; nav?: boolean }) {
+  const { t, locale } = useI18n()
+  return (
+    <>
+      <a className="skip" href="#main">{t('app.skip')}</a>
+      <header className="top">
+        <Link href="/" className="brand">{t('app.name')}</Link>
+        {nav ? <Navigation /> : null}
+        <label className="inline language">
+          <span className="visually-hidden">{t('nav.language')}</span>
+          <select value={locale} onChange={(event) => setLocale(event.target.value as Locale)} aria-label={t('nav.language')}>
+            {LOCALES.map((item) => <option key={item.id} value={item.id} lang={item.id}>{item.label}</option>)}
+          </select>
+        </label>
+      </header>
+      <main id="main">{children}</main>
+    </>
+  )
+}
+
+function Navigation() {
+  const { t } = useI18n()
+  const { path } = useLocation()
+  const notifications = useNotifications()
+  const unread = notifications.data?.unreadCount ?? 0
+  const extensions = useAvailableExtensions(true)
+  const items: [string, string][] = [
+    ['/record', t('nav.record')], ['/', t('nav.sessions')], ['/board', t('nav.board')], ['/projects', t('nav.projects')],
+    ['/search', t('nav.search')], ['/members', t('nav.members')],
+  ]
+  const isCurrent = (href: string) => (href === '/' ? path === '/' || path.startsWith('/sessions') : path.startsWith(href))
+  return (
+    <nav aria-label={t('nav.main')}>
+      <ul>
+        {items.map(([href, label]) => <li key={href}><Link href={href} aria-current={isCurrent(href) ? 'page' : undefined}>{label}</Link></li>)}
+        {extensions.map((extension) => <li key={extension.id}><a href={extension.href}>{extension.label}</a></li>)}
+        <li>
+          <Link href="/notifications" aria-current={isCurrent('/notifications') ? 'page' : undefined} data-testid="notifications-link">
+            {t('nav.notifications')}
+            {unread > 0 ? <span className="count" data-testid="unread-count" data-count={unread}> <span aria-hidden="true">{unread}</span><span className="visually-hidden">{t('nav.unread', { count: unread })}</span></span> : null}
+          </Link>
+        </li>
+        <li><button type="button" className="link" onClick={() => void signOut().then(() => { clearCache(); navigate('/') })}>{t('nav.signOut')}</button></li>
+      </ul>
+    </nav>
+  )
+}

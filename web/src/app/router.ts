@@ -1,0 +1,38 @@
+// A small history router: the client routes the paths the server answers with index.html
+// (src/modules/webclient CLIENT_ROUTES), and links stay ordinary <a href> elements.
+import { useSyncExternalStore, type MouseEvent } from 'react'
+
+const listeners = new Set<() => void>()
+const notify = () => { for (const listener of listeners) listener() }
+window.addEventListener('popstate', notify)
+
+export function navigate(path: string, options: { replace?: boolean } = {}) {
+  if (options.replace) history.replaceState(null, '', path)
+  else history.pushState(null, '', path)
+  window.scrollTo(0, 0)
+  notify()
+}
+
+export function useLocation(): { path: string; query: URLSearchParams } {
+  const href = useSyncExternalStore((listener) => { listeners.add(listener); return () => listeners.delete(listener) }, () => location.pathname + location.search)
+  const url = new URL(href, location.origin)
+  return { path: url.pathname, query: url.searchParams }
+}
+
+/** Follows same-origin links without a reload (modifier clicks open new tabs as usual). */
+export function followLink(event: MouseEvent<HTMLAnchorElement>) {
+  const anchor = event.currentTarget
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  if (anchor.target || anchor.origin !== location.origin || anchor.pathname.startsWith('/docs')) return
+  event.preventDefault()
+  navigate(anchor.pathname + anchor.search)
+}
+
+/** Matches `/sessions/:id` style patterns; returns the params or null. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const names: string[] = []
+  const regex = new RegExp(`^${pattern.replace(/:(\w+)/g, (_all, name: string) => { names.push(name); return '([^/]+)' })}/?$`)
+  const found = regex.exec(path)
+  if (!found) return null
+  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1]!)]))
+}

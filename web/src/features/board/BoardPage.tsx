@@ -1,0 +1,74 @@
+// The work board across sessions: accepted work objects (not pending proposals) by stage, by
+// owner, or only the caller's. It reads the work sets of the most recent sessions.
+import { useEffect, useState } from 'react'
+import { ApiError, api } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { SessionSnapshot, WorkObject, WorkSetDetail } from '../../lib/types.ts'
+import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCurrentAccount } from '../auth/api.ts'
+import { STAGES, useMembers, type ConversationWorkSets } from '../work/api.ts'
+
+type View = 'stage' | 'owner' | 'mine'
+type Item = WorkObject & { sessionTitle: string }
+
+async function loadBoard(): Promise<Item[]> {
+  const sessions = await api.get<SessionSnapshot[]>('/v1/sessions?limit=50')
+  const perSession = await Promise.all(sessions.map(async (session) => {
+    const sets = await api.get<ConversationWorkSets>(`/v1/conversations/${session.conversationId}/workset`)
+    const details = await Promise.all(sets.workSets.map((set) => api.get<WorkSetDetail>(`/v1/worksets/${set.id}`)))
+    return details.flatMap((detail) => detail.workObjects.map((wo) => ({ ...wo, sessionTitle: session.title })))
+  }))
+  return perSession.flat().filter((wo) => !wo.proposal || wo.proposal.state === 'accepted' || wo.proposal.kind === 'revision')
+}
+
+export function BoardPage() {
+  const { t } = useI18n()
+  const [view, setView] = useState<View>('stage')
+  const [items, setItems] = useState<Item[]>()
+  const [error, setError] = useState<string>()
+  const members = useMembers()
+  const me = useCurrentAccount().data?.account.id
+  useEffect(() => { loadBoard().then(setItems, (caught: unknown) => setError(caught instanceof ApiError ? caught.message : String(caught))) }, [])
+  const nameOf = (id: string) => members.data?.members.find((member) => member.accountId === id)?.name || id
+
+  let columns: { key: string; title: string; items: Item[] }[] = []
+  if (items) {
+    if (view === 'stage') columns = STAGES.map((stage) => ({ key: stage, title: t(`work.stage.${stage}` as MessageKey), items: items.filter((wo) => wo.stage === stage) }))
+    if (view === 'mine') columns = STAGES.map((stage) => ({ key: stage, title: t(`work.stage.${stage}` as MessageKey), items: items.filter((wo) => wo.stage === stage && wo.ownerId === me) }))
+    if (view === 'owner') {
+      const owners = [...new Set(items.map((wo) => wo.ownerId ?? ''))]
+      columns = owners.map((owner) => ({ key: owner || 'none', title: owner ? nameOf(owner) : t('board.unowned'), items: items.filter((wo) => (wo.ownerId ?? '') === owner) }))
+    }
+  }
+  return (
+    <section>
+      <PageTitle title={t('board.title')}>{t('board.title')}</PageTitle>
+      <div className="tabs" role="group" aria-label={t('board.title')}>
+        {(['stage', 'owner', 'mine'] as const).map((option) => (
+          <button key={option} type="button" aria-pressed={view === option} onClick={() => setView(option)}>
+            {t(option === 'stage' ? 'board.byStage' : option === 'owner' ? 'board.byOwner' : 'board.mine')}
+          </button>
+        ))}
+      </div>
+      <ErrorLine error={error} />
+      {!items ? <Loading /> : (
+        <div className="board">
+          {columns.map((column) => (
+            <section key={column.key} className="board-column" aria-label={column.title}>
+              <h2>{column.title} <span className="muted">({column.items.length})</span></h2>
+              <ul>
+                {column.items.map((wo) => (
+                  <li key={wo.id} className="card">
+                    <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>{' '}
+                    <Link href={`/sessions/${wo.sessionId}`}>{wo.title}</Link>
+                    <p className="muted">{wo.sessionTitle}{wo.ownerId ? ` · ${nameOf(wo.ownerId)}` : ''}</p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+    </section>
+  )
+}

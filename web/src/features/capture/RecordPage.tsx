@@ -1,0 +1,104 @@
+// Record a meeting: choose what to capture, record in 1 s chunks into the durable queue, watch
+// the input level and the live transcript, end the session once every chunk is uploaded.
+import { useEffect, useRef, useState } from 'react'
+import { navigate } from '../../app/router.ts'
+import { invalidate, useAction } from '../../lib/api.ts'
+import { useI18n } from '../../lib/i18n.ts'
+import type { CaptureMode, SessionCreateResult } from '../../lib/types.ts'
+import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
+import { createSession, endSession } from '../sessions/api.ts'
+import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
+import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
+import { canCaptureSystemAudio, startRecording, type Recording } from './recorder.ts'
+
+export function RecordPage() {
+  const { t } = useI18n()
+  const [mode, setMode] = useState<CaptureMode>('microphone')
+  const [title, setTitle] = useState('')
+  const [session, setSession] = useState<SessionCreateResult>()
+  const [recorded, setRecorded] = useState(0)
+  const [upload, setUpload] = useState<UploadState>()
+  const [ending, setEnding] = useState(false)
+  const recording = useRef<Recording | undefined>(undefined)
+  const meter = useRef<HTMLMeterElement>(null)
+  const { busy, error, run, setError } = useAction()
+  const systemAudio = canCaptureSystemAudio()
+
+  useEffect(() => onUploadState(setUpload), [])
+  useEffect(() => {
+    if (!session) return
+    let frame = 0
+    const tick = () => {
+      if (meter.current && recording.current) meter.current.value = recording.current.level()
+      frame = requestAnimationFrame(tick)
+    }
+    frame = requestAnimationFrame(tick)
+    return () => cancelAnimationFrame(frame)
+  }, [session])
+  useEffect(() => () => { void recording.current?.stop() }, [])
+
+  const start = () => run(async () => {
+    const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}) })
+    try {
+      recording.current = await startRecording(created.id, mode, setRecorded)
+    } catch {
+      setError(t('record.micDenied'))
+      return
+    }
+    setSession(created)
+    invalidate('/v1/sessions')
+  })
+
+  const end = () => run(async () => {
+    if (!session) return
+    setEnding(true)
+    await recording.current?.stop()
+    recording.current = undefined
+    await drained(session.id)
+    await endSession(session.id)
+    invalidate('/v1/sessions')
+    navigate(`/sessions/${session.id}`)
+  })
+
+  if (!session) {
+    return (
+      <section>
+        <PageTitle title={t('record.title')}>{t('record.title')}</PageTitle>
+        <form className="card" onSubmit={(event) => { event.preventDefault(); void start() }}>
+          <fieldset>
+            <legend>{t('record.mode')}</legend>
+            <label className="choice"><input type="radio" name="mode" checked={mode === 'microphone'} onChange={() => setMode('microphone')} /> {t('record.mode.microphone')}</label>
+            <label className="choice">
+              <input type="radio" name="mode" disabled={!systemAudio} checked={mode === 'microphone-and-system-audio'} onChange={() => setMode('microphone-and-system-audio')} />
+              {' '}{t('record.mode.system')}
+            </label>
+            {systemAudio ? null : <p className="muted">{t('record.systemUnavailable')}</p>}
+          </fieldset>
+          <label htmlFor="session-title">{t('record.sessionTitle')}</label>
+          <input id="session-title" value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
+          <button type="submit" className="primary" disabled={busy}>{t('record.start')}</button>
+        </form>
+        {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
+        <ErrorLine error={error} />
+      </section>
+    )
+  }
+  return (
+    <section>
+      <PageTitle title={session.title}>{session.title}</PageTitle>
+      <div className="card recording">
+        <p className="rec-dot" aria-hidden="true">●</p>
+        <label htmlFor="level">{t('record.level')}</label>
+        <meter id="level" ref={meter} min={0} max={1} low={0.05} high={0.8} optimum={0.3} value={0} />
+        <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
+          {t('record.chunks', { recorded, pending: upload?.pending ?? 0 })}
+        </p>
+        {upload?.offline ? <p className="warning" role="alert">{t('record.offline')}</p> : null}
+        <button type="button" className="danger" disabled={busy || ending} onClick={() => void end()}>{t('record.end')}</button>
+        <ErrorLine error={error} />
+      </div>
+      <h2>{t('record.live')}</h2>
+      <LiveTranscript sessionId={session.id} conversationId={session.conversationId} />
+    </section>
+  )
+}

@@ -1,0 +1,82 @@
+// Capture: the microphone (processing off, so speech recognition hears the room as it is),
+// optionally mixed with system audio from a shared tab or screen, recorded by MediaRecorder in
+// 1-second chunks that go straight into the durable upload queue.
+import type { CaptureMode } from '../../lib/types.ts'
+import { enqueue } from './chunk-queue.ts'
+
+export const CHUNK_MS = 1000
+
+export function canCaptureSystemAudio(): boolean {
+  return typeof navigator.mediaDevices?.getDisplayMedia === 'function'
+}
+
+function recorderType(): string {
+  for (const type of ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm']) {
+    if (typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(type)) return type
+  }
+  return ''
+}
+
+export type Recording = {
+  stop(): Promise<void>
+  /** 0…1, the input's loudness now */
+  level(): number
+  recorded(): number
+}
+
+export async function startRecording(sessionId: string, mode: CaptureMode, onChunk: (count: number) => void): Promise<Recording> {
+  const microphone = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
+  })
+  const context = new AudioContext()
+  void context.resume().catch(() => undefined)
+  const mix = context.createMediaStreamDestination()
+  const analyser = context.createAnalyser()
+  analyser.fftSize = 1024
+  const source = context.createMediaStreamSource(microphone)
+  source.connect(analyser)
+  const tracks: MediaStreamTrack[] = [...microphone.getTracks()]
+  let stream: MediaStream = microphone
+  if (mode === 'microphone-and-system-audio' && canCaptureSystemAudio()) {
+    const display = await navigator.mediaDevices.getDisplayMedia({ audio: true, video: true })
+    tracks.push(...display.getTracks())
+    source.connect(mix)
+    if (display.getAudioTracks().length > 0) context.createMediaStreamSource(new MediaStream(display.getAudioTracks())).connect(mix)
+    stream = mix.stream
+  }
+
+  const type = recorderType()
+  const recorder = new MediaRecorder(stream, type ? { mimeType: type } : undefined)
+  const contentType = (recorder.mimeType || type || 'audio/webm').split(';')[0] === 'audio/ogg' ? 'audio/ogg' : 'audio/webm'
+  let sequence = 0
+  const writes: Promise<void>[] = []
+  recorder.ondataavailable = (event) => {
+    if (event.data.size === 0) return
+    sequence += 1
+    const chunk = { chunkId: `chk-${crypto.randomUUID()}`, sessionId, sequence, type: contentType, blob: event.data, createdAt: Date.now() + sequence / 1e6 }
+    writes.push(enqueue(chunk))
+    onChunk(sequence)
+  }
+  recorder.start(CHUNK_MS)
+
+  const samples = new Float32Array(analyser.fftSize)
+  return {
+    level() {
+      analyser.getFloatTimeDomainData(samples)
+      let sum = 0
+      for (const sample of samples) sum += sample * sample
+      return Math.min(1, Math.sqrt(sum / samples.length) * 4)
+    },
+    recorded: () => sequence,
+    async stop() {
+      if (recorder.state !== 'inactive') {
+        const stopped = new Promise((resolve) => recorder.addEventListener('stop', resolve, { once: true }))
+        recorder.stop()
+        await stopped
+      }
+      await Promise.all(writes)
+      for (const track of tracks) track.stop()
+      await context.close()
+    },
+  }
+}

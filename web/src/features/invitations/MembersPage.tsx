@@ -1,0 +1,68 @@
+// Workspace members and invitations: a manager invites by email and gets the link to share.
+import { useState } from 'react'
+import { api, invalidate, useAction } from '../../lib/api.ts'
+import { useI18n } from '../../lib/i18n.ts'
+import type { CreateInvitationInput, InvitationResult } from '../../lib/types.ts'
+import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCurrentAccount } from '../auth/api.ts'
+import { useMembers } from '../work/api.ts'
+
+export function MembersPage() {
+  const { t, dateTime } = useI18n()
+  const members = useMembers()
+  const current = useCurrentAccount()
+  const [email, setEmail] = useState('')
+  const [permission, setPermission] = useState<'edit' | 'view'>('edit')
+  const [created, setCreated] = useState<InvitationResult>()
+  const { busy, error, run } = useAction()
+  const isManager = current.data?.membership?.accessRole === 'owner' || current.data?.membership?.accessRole === 'admin'
+  const invite = () => run(async () => {
+    const input: CreateInvitationInput = { email: email.trim(), contentPermission: permission }
+    setCreated(await api.post<InvitationResult>('/v1/workspace/invitations', input))
+    setEmail('')
+    invalidate('/v1/workspace/members')
+  })
+  return (
+    <section>
+      <PageTitle title={t('members.title')}>{t('members.title')}</PageTitle>
+      {isManager ? (
+        <form className="card" onSubmit={(event) => { event.preventDefault(); void invite() }}>
+          <h2>{t('members.invite')}</h2>
+          <label htmlFor="invite-email">{t('members.email')}</label>
+          <input id="invite-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <label htmlFor="invite-permission">{t('members.permission')}</label>
+          <select id="invite-permission" value={permission} onChange={(event) => setPermission(event.target.value as 'edit' | 'view')}>
+            <option value="edit">{t('members.permission.edit')}</option>
+            <option value="view">{t('members.permission.view')}</option>
+          </select>
+          <button type="submit" className="primary" disabled={busy}>{t('members.send')}</button>
+          {created ? (
+            <div role="status">
+              {created.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
+              <label htmlFor="invite-url">{t('members.link')}</label>
+              <input id="invite-url" readOnly value={created.inviteURL} data-testid="invite-url" onFocus={(event) => event.target.select()} />
+            </div>
+          ) : null}
+          <ErrorLine error={error} />
+        </form>
+      ) : null}
+      {!members.data ? <Loading /> : (
+        <>
+          <ul className="list">
+            {members.data.members.map((member) => (
+              <li key={member.accountId}>{member.name || member.email} <span className="muted">· {member.email} · {member.accessRole} · {t(`members.permission.${member.contentPermission}`)}</span></li>
+            ))}
+          </ul>
+          {members.data.invitations.length > 0 ? (
+            <>
+              <h2>{t('members.pending')}</h2>
+              <ul className="list">
+                {members.data.invitations.map((invitation) => <li key={invitation.id}>{invitation.email} <span className="muted">· {invitation.status} · {dateTime(invitation.expiresAt)}</span></li>)}
+              </ul>
+            </>
+          ) : null}
+        </>
+      )}
+    </section>
+  )
+}

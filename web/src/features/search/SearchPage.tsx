@@ -1,0 +1,48 @@
+// Session search: titles and transcripts (GET /v1/search/sessions?q=…), the query kept in the URL.
+import { useEffect, useState } from 'react'
+import { navigate, useLocation } from '../../app/router.ts'
+import { useAction } from '../../lib/api.ts'
+import { useI18n } from '../../lib/i18n.ts'
+import type { SessionSearchResult } from '../../lib/types.ts'
+import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
+import { searchSessions } from '../sessions/api.ts'
+
+export function SearchPage() {
+  const { t } = useI18n()
+  const { query } = useLocation()
+  const q = query.get('q') ?? ''
+  const [text, setText] = useState(q)
+  const [result, setResult] = useState<SessionSearchResult>()
+  const { busy, error, run } = useAction()
+  useEffect(() => { if (q) void run(async () => setResult(await searchSessions(q))) }, [q, run])
+  return (
+    <section>
+      <PageTitle title={t('search.title')}>{t('search.title')}</PageTitle>
+      <form role="search" className="row" onSubmit={(event) => { event.preventDefault(); if (text.trim()) navigate(`/search?q=${encodeURIComponent(text.trim())}`) }}>
+        <label htmlFor="search-q">{t('search.query')}</label>
+        <input id="search-q" type="search" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
+        <button type="submit" className="primary">{t('search.go')}</button>
+      </form>
+      <ErrorLine error={error} />
+      {busy ? <Loading /> : result ? (
+        result.sessions.length === 0 ? <p className="muted">{t('search.none')}</p> : (
+          <ul className="list">
+            {result.sessions.map((session) => (
+              <li key={session.id}>
+                <Link href={`/sessions/${session.id}`}>{session.title}</Link>
+                <p className="snippet">{snippet(session.search.snippet)}</p>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+    </section>
+  )
+}
+
+/** The server's snippet is HTML-escaped text with <mark> around terms: rebuilt as elements, never as HTML. */
+function snippet(html: string) {
+  const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+  return html.split(/(<mark>.*?<\/mark>)/g).map((part, index) =>
+    part.startsWith('<mark>') ? <mark key={index}>{unescape(part.slice(6, -7))}</mark> : <span key={index}>{unescape(part)}</span>)
+}

@@ -1,0 +1,47 @@
+// The transcript as it arrives: transcript.partial / transcript.final events of the conversation
+// (replayed from the start, then live; a reconnect continues after the last seq seen).
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useI18n } from '../../lib/i18n.ts'
+import { openStream } from '../../lib/realtime.ts'
+import type { TranscriptSegment } from '../../lib/types.ts'
+import { TranscriptList } from './TranscriptList.tsx'
+
+export type LiveSegment = Pick<TranscriptSegment, 'id' | 'startMs' | 'endMs' | 'text' | 'status' | 'speakerId'>
+
+/**
+ * Segments by id, updated in batches: a replayed log of thousands of events (or a REST page of
+ * hundreds) becomes one render every 50 ms, not one per event. A final without words removes
+ * its partial.
+ */
+export function useSegments(): [LiveSegment[], (items: LiveSegment[]) => void] {
+  const byId = useRef(new Map<string, LiveSegment>())
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const [segments, setSegments] = useState<LiveSegment[]>([])
+  useEffect(() => () => clearTimeout(timer.current), [])
+  const add = useCallback((items: LiveSegment[]) => {
+    for (const item of items) {
+      if (!item.text && item.status === 'final') byId.current.delete(item.id)
+      else byId.current.set(item.id, item)
+    }
+    timer.current ??= setTimeout(() => {
+      timer.current = undefined
+      setSegments([...byId.current.values()].sort((a, b) => a.startMs - b.startMs))
+    }, 50)
+  }, [])
+  return [segments, add]
+}
+
+export function LiveTranscript({ conversationId }: { sessionId: string; conversationId: string }) {
+  const { t } = useI18n()
+  const [segments, addSegments] = useSegments()
+  const [speakers, setSpeakers] = useState<Record<string, string>>({})
+  useEffect(() => openStream({
+    path: `/v1/conversations/${conversationId}/events`,
+    onEvent(event) {
+      if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
+      if (event.type === 'speaker.updated') setSpeakers((map) => ({ ...map, [event.data.speakerId]: event.data.label }))
+    },
+  }), [conversationId, addSegments])
+  if (segments.length === 0) return <p className="muted" role="status">{t('record.waiting')}</p>
+  return <TranscriptList segments={segments} speakers={speakers} live />
+}

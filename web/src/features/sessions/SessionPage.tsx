@@ -1,0 +1,119 @@
+// A session: its transcript (live while it records or is processed), its work set, its share link;
+// the conversation's events keep all of it current.
+import { useEffect, useRef, useState } from 'react'
+import { invalidate, useAction, useResource } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import { openStream } from '../../lib/realtime.ts'
+import type { ShareLink, SessionSnapshot } from '../../lib/types.ts'
+import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCurrentAccount } from '../auth/api.ts'
+import { useConversationWorkSets, workSetPath } from '../work/api.ts'
+import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
+import { endSession, getShare, loadTranscript, updateShare } from './api.ts'
+import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
+import { TranscriptList } from './TranscriptList.tsx'
+
+type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
+
+export function SessionPage({ id }: { id: string }) {
+  const { t } = useI18n()
+  const session = useResource<SessionSnapshot>(`/v1/sessions/${id}`)
+  const current = useCurrentAccount()
+  const sets = useConversationWorkSets(session.data?.conversationId)
+  const [segments, addSegments] = useSegments()
+  const [speakers, setSpeakers] = useState<Record<string, string>>({})
+  const [refinement, setRefinement] = useState<Refinement>()
+  const { busy, error, run } = useAction()
+  const conversationId = session.data?.conversationId
+  const workSetId = sets.data?.workSets[0]?.id
+  const workSetRef = useRef(workSetId)
+  workSetRef.current = workSetId
+
+  useEffect(() => {
+    let cancelled = false
+    loadTranscript(id).then((transcript) => {
+      if (cancelled) return
+      addSegments(transcript.segments as LiveSegment[])
+      setSpeakers((map) => ({ ...Object.fromEntries(transcript.speakers.map((speaker) => [speaker.speakerId, speaker.label])), ...map }))
+    }, () => undefined)
+    return () => { cancelled = true }
+  }, [id, addSegments])
+
+  useEffect(() => {
+    if (!conversationId) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const refreshWork = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        if (workSetRef.current) invalidate(workSetPath(workSetRef.current))
+        else invalidate(`/v1/conversations/${conversationId}/workset`)
+      }, 150)
+    }
+    const close = openStream({
+      path: `/v1/conversations/${conversationId}/events`,
+      onEvent(event) {
+        if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
+        else if (event.type === 'speaker.updated') setSpeakers((map) => ({ ...map, [event.data.speakerId]: event.data.label }))
+        else if (event.type === 'session.updated') invalidate(`/v1/sessions/${id}`)
+        else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork() }
+        else if (event.type.startsWith('workobject.') || event.type.startsWith('workset.')) refreshWork()
+      },
+    })
+    return () => { clearTimeout(timer); close() }
+  }, [conversationId, id, addSegments])
+
+  if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
+  const snapshot = session.data
+  const canEdit = current.data?.membership?.contentPermission === 'edit'
+  const me = current.data?.account.id ?? ''
+  return (
+    <div className="session-page">
+      <PageTitle title={snapshot.title}>{snapshot.title}</PageTitle>
+      <p className="meta">
+        <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
+        {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
+      </p>
+      {snapshot.state === 'recording' && canEdit ? (
+        <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => { await endSession(id); invalidate(`/v1/sessions/${id}`) })}>{t('record.end')}</button>
+      ) : null}
+      {snapshot.state === 'processing' ? <p role="status">{t('session.processing')}</p> : null}
+      {refinement?.state === 'running' ? <p role="status">{t('session.refinement', { segments: refinement.segmentsProcessed, items: refinement.itemsFound })}</p> : null}
+      <ErrorLine error={error} />
+      <div className="columns">
+        <section aria-labelledby="transcript-title" className="transcript-column">
+          <h2 id="transcript-title">{t('session.transcript')}</h2>
+          <TranscriptList segments={segments} speakers={speakers} searchable live={snapshot.state !== 'ready'} />
+        </section>
+        <section aria-labelledby="work-title" className="work-column">
+          <h2 id="work-title" className="visually-hidden">{t('session.work')}</h2>
+          {canEdit ? <SharePanel sessionId={id} /> : null}
+          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} /> : <p className="muted">{t('common.none')}</p>}
+        </section>
+      </div>
+    </div>
+  )
+}
+
+function SharePanel({ sessionId }: { sessionId: string }) {
+  const { t, dateTime } = useI18n()
+  const [link, setLink] = useState<ShareLink>()
+  const { busy, error, run } = useAction()
+  return (
+    <section className="card" aria-labelledby="share-title">
+      <h2 id="share-title">{t('session.share')}</h2>
+      {link ? (
+        <>
+          <label htmlFor="share-url">{t('session.shareLink')}</label>
+          <input id="share-url" readOnly value={link.shareURL} data-testid="share-url" onFocus={(event) => event.target.select()} />
+          <label className="choice">
+            <input type="checkbox" checked={link.permission === 'comment'} disabled={busy}
+              onChange={(event) => void run(async () => setLink(await updateShare(sessionId, event.target.checked ? 'comment' : 'read')))} />
+            {' '}{t('session.shareAllowComments')}
+          </label>
+          <p className="muted">{t('share.expires', { date: dateTime(link.expiresAt) })}</p>
+        </>
+      ) : <button type="button" disabled={busy} onClick={() => void run(async () => setLink(await getShare(sessionId)))}>{t('session.shareCreate')}</button>}
+      <ErrorLine error={error} />
+    </section>
+  )
+}

@@ -1,0 +1,92 @@
+// /share/{token}: a shared meeting for someone without an account — its transcript and work,
+// and a comment box on each work object when the link allows comments. An expired or revoked
+// link (404) says so.
+import { useCallback, useEffect, useState } from 'react'
+import { ApiError, api, useAction } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { ShareView, Transcript, WorkObject } from '../../lib/types.ts'
+import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { loadTranscript } from '../sessions/api.ts'
+import type { LiveSegment } from '../sessions/LiveTranscript.tsx'
+import { TranscriptList } from '../sessions/TranscriptList.tsx'
+
+export function SharePage({ token }: { token: string }) {
+  const { t, dateTime } = useI18n()
+  const [view, setView] = useState<ShareView>()
+  const [segments, setSegments] = useState<LiveSegment[]>([])
+  const [failure, setFailure] = useState<string>()
+  const base = `/v1/shares/${encodeURIComponent(token)}`
+  const reload = useCallback(() => api.get<ShareView>(base).then(async (loaded) => {
+    setView(loaded)
+    let all = loaded.transcript.segments as LiveSegment[]
+    if (loaded.transcript.nextCursor) {
+      const rest: Transcript = await loadTranscript(loaded.session.id, `${base}/transcript`).catch(() => ({ sessionId: '', segments: [], speakers: [] }))
+      all = rest.segments.length ? rest.segments : all
+    }
+    setSegments(all)
+  }, (error: unknown) => {
+    setFailure(error instanceof ApiError && error.status === 404 ? t('share.gone') : (error as Error).message)
+  }), [base, t])
+  useEffect(() => { void reload() }, [reload])
+
+  if (failure) return <section className="card narrow"><PageTitle title={t('share.title')}>{t('share.title')}</PageTitle><p role="alert">{failure}</p></section>
+  if (!view) return <Loading />
+  const speakers = Object.fromEntries(view.speakers.map((speaker) => [speaker.speakerId, speaker.label]))
+  const canComment = view.permission === 'comment'
+  return (
+    <div className="session-page">
+      <PageTitle title={view.session.title}>{view.session.title}</PageTitle>
+      <p className="muted">{t(canComment ? 'share.canComment' : 'share.readOnly')} {t('share.expires', { date: dateTime(view.expiresAt) })}</p>
+      <div className="columns">
+        <section aria-labelledby="transcript-title" className="transcript-column">
+          <h2 id="transcript-title">{t('session.transcript')}</h2>
+          <TranscriptList segments={segments} speakers={speakers} searchable />
+        </section>
+        <section aria-labelledby="work-title" className="work-column">
+          <h2 id="work-title">{t('session.work')}</h2>
+          {view.workObjects.filter((wo) => wo.proposal?.state !== 'rejected').map((wo) => (
+            <SharedWorkObject key={wo.id} wo={wo} comments={view.comments.filter((comment) => comment.workObjectId === wo.id)}
+              canComment={canComment} base={base} onCommented={() => void reload()} />
+          ))}
+        </section>
+      </div>
+    </div>
+  )
+}
+
+function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
+  wo: WorkObject; comments: ShareView['comments']; canComment: boolean; base: string; onCommented: () => void
+}) {
+  const { t, dateTime } = useI18n()
+  const [body, setBody] = useState('')
+  const [name, setName] = useState('')
+  const { busy, error, run } = useAction()
+  const headingId = `shared-${wo.id}`
+  return (
+    <article className="work-object" aria-labelledby={headingId}>
+      <header><span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span><h3 id={headingId}>{wo.title}</h3></header>
+      {wo.summary ? <p>{wo.summary}</p> : null}
+      <p className="meta">{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</p>
+      <ul className="comments">
+        {comments.map((comment) => <li key={comment.id}><strong>{comment.authorName}</strong> <span className="muted">{dateTime(comment.createdAt)}</span><p>{comment.body}</p></li>)}
+      </ul>
+      {canComment ? (
+        <form onSubmit={(event) => {
+          event.preventDefault()
+          void run(async () => {
+            await api.post(`${base}/comments`, { workObjectId: wo.id, body: body.trim(), ...(name.trim() ? { authorName: name.trim() } : {}) })
+            setBody('')
+            onCommented()
+          })
+        }}>
+          <label htmlFor={`name-${wo.id}`}>{t('share.name')}</label>
+          <input id={`name-${wo.id}`} value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
+          <label htmlFor={`comment-${wo.id}`}>{t('share.comment')}</label>
+          <textarea id={`comment-${wo.id}`} value={body} required onChange={(event) => setBody(event.target.value)} />
+          <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
+        </form>
+      ) : null}
+      <ErrorLine error={error} />
+    </article>
+  )
+}

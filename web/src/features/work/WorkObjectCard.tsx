@@ -1,0 +1,155 @@
+// One work object: its proposal (accept / reject), stage moves, progress, owner, and on demand its
+// comments, revisions and review (designate, request, decide).
+import { useState } from 'react'
+import { useAction } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
+import { ErrorLine, Loading } from '../../lib/ui.tsx'
+import { STAGES, useComments, useRevisions, work } from './api.ts'
+
+export function WorkObjectCard({ wo, review, members, me, canEdit }: {
+  wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
+}) {
+  const { t } = useI18n()
+  const { busy, error, run } = useAction()
+  const [open, setOpen] = useState(false)
+  const nameOf = (id?: string) => (id ? members.find((member) => member.accountId === id)?.name || members.find((member) => member.accountId === id)?.email || id : t('work.noOwner'))
+  const pending = wo.proposal?.state === 'pending'
+  const stageIndex = STAGES.indexOf(wo.stage)
+  const next = STAGES[stageIndex + 1]
+  const previous = stageIndex > 0 ? STAGES[stageIndex - 1] : undefined
+  const headingId = `wo-${wo.id}-title`
+  const reviewState = review?.state ?? 'open'
+  const isReviewer = review?.reviewerId === me
+
+  return (
+    <article className={`work-object kind-${wo.kind}`} aria-labelledby={headingId} data-testid="work-object" data-stage={wo.stage}>
+      <header>
+        <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
+        <h3 id={headingId}>{wo.title}</h3>
+      </header>
+      {wo.summary ? <p>{wo.summary}</p> : null}
+      <p className="meta">
+        <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
+        <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
+        {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
+        {wo.dueDate ? <span>{t('work.due', { date: wo.dueDate })}</span> : null}
+        <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
+      </p>
+      {canEdit && pending && wo.proposal ? (
+        <div className="row">
+          <button type="button" className="primary" disabled={busy} aria-describedby={headingId}
+            onClick={() => void run(() => work.decideProposal(wo, { decision: 'accept', expectedRevisionId: wo.proposal!.revisionId }))}>{t('work.accept')}</button>
+          <button type="button" disabled={busy} aria-describedby={headingId}
+            onClick={() => void run(() => work.decideProposal(wo, { decision: 'reject', expectedRevisionId: wo.proposal!.revisionId }))}>{t('work.reject')}</button>
+        </div>
+      ) : null}
+      {canEdit && !pending ? (
+        <div className="row">
+          {previous ? <button type="button" disabled={busy} aria-describedby={headingId}
+            onClick={() => void run(() => work.moveStage(wo, { fromStage: wo.stage, toStage: previous }))}>{t('work.moveTo', { stage: t(`work.stage.${previous}` as MessageKey) })}</button> : null}
+          {next ? <button type="button" className="primary" disabled={busy} aria-describedby={headingId}
+            onClick={() => void run(() => work.moveStage(wo, { fromStage: wo.stage, toStage: next }))}>{t('work.moveTo', { stage: t(`work.stage.${next}` as MessageKey) })}</button> : null}
+          <label className="inline">
+            {t('work.responsibility')}{' '}
+            <select value={wo.responsibility.state} disabled={busy} onChange={(event) => {
+              const state = event.target.value as ResponsibilityState
+              const blockedReason = state === 'blocked' ? window.prompt(t('work.blockedReason')) ?? '' : undefined
+              if (state === 'blocked' && !blockedReason) return
+              void run(() => work.setResponsibility(wo, { expectedResponsibilityUpdatedAt: wo.responsibility.updatedAt, state, ...(blockedReason ? { blockedReason } : {}) }))
+            }}>
+              {(['todo', 'in-progress', 'blocked', 'done'] as const).map((state) => <option key={state} value={state}>{t(`work.resp.${state}` as MessageKey)}</option>)}
+            </select>
+          </label>
+          {wo.ownerId === me
+            ? <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'release' }))}>{t('work.release')}</button>
+            : <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'claim' }))}>{t('work.claim')}</button>}
+          <label className="inline">
+            {t('work.assign')}{' '}
+            <select value="" disabled={busy} onChange={(event) => { if (event.target.value) void run(() => work.assign(wo, { action: 'assign', userId: event.target.value })) }}>
+              <option value="">—</option>
+              {members.map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
+            </select>
+          </label>
+        </div>
+      ) : null}
+      {wo.responsibility.state === 'blocked' && wo.responsibility.blockedReason ? <p className="warning">{wo.responsibility.blockedReason}</p> : null}
+      {!pending ? (
+        <div className="row review">
+          {canEdit && reviewState !== 'requested' ? (
+            <>
+              <label className="inline">
+                {t('work.designate')}{' '}
+                <select value={review?.reviewerId ?? ''} disabled={busy} onChange={(event) => { if (event.target.value) void run(() => work.designateReviewer(wo, event.target.value)) }}>
+                  <option value="">—</option>
+                  {members.filter((member) => member.accountId !== wo.ownerId).map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
+                </select>
+              </label>
+              <button type="button" disabled={busy || !review?.reviewerId} onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
+            </>
+          ) : null}
+          {isReviewer && reviewState === 'requested' ? (
+            <>
+              <button type="button" className="primary" disabled={busy} onClick={() => void run(() => work.decideReview(wo, { decision: 'approved' }))}>{t('work.approve')}</button>
+              <button type="button" disabled={busy} onClick={() => {
+                const note = window.prompt(t('work.reviewNote')) ?? undefined
+                void run(() => work.decideReview(wo, { decision: 'changes-requested', ...(note ? { note } : {}) }))
+              }}>{t('work.requestChanges')}</button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <ErrorLine error={error} />
+      <details open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
+        <summary>{t('work.details')}</summary>
+        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} /> : null}
+      </details>
+    </article>
+  )
+}
+
+function WorkObjectDetails({ wo, canEdit }: { wo: WorkObject; canEdit: boolean }) {
+  const { t, dateTime } = useI18n()
+  const comments = useComments(wo.id)
+  const revisions = useRevisions(wo.id)
+  const [body, setBody] = useState('')
+  const [editing, setEditing] = useState(false)
+  const [title, setTitle] = useState(wo.title)
+  const [summary, setSummary] = useState(wo.summary ?? '')
+  const { busy, error, run } = useAction()
+  return (
+    <div className="details">
+      {canEdit && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
+      {editing ? (
+        <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary); setEditing(false) }) }}>
+          <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
+          <input id={`title-${wo.id}`} value={title} required onChange={(event) => setTitle(event.target.value)} />
+          <label htmlFor={`summary-${wo.id}`}>{t('work.summary')}</label>
+          <textarea id={`summary-${wo.id}`} value={summary} onChange={(event) => setSummary(event.target.value)} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy}>{t('common.save')}</button>
+            <button type="button" onClick={() => setEditing(false)}>{t('common.cancel')}</button>
+          </div>
+        </form>
+      ) : null}
+      <h4>{t('work.comments')}</h4>
+      {comments.data ? (
+        <ul className="comments">
+          {comments.data.map((comment) => <li key={comment.id}><strong>{comment.authorName}</strong> <span className="muted">{dateTime(comment.createdAt)}</span><p>{comment.body}</p></li>)}
+        </ul>
+      ) : <Loading />}
+      <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.comment(wo, body.trim()); setBody('') }) }}>
+        <label htmlFor={`comment-${wo.id}`}>{t('work.addComment')}</label>
+        <textarea id={`comment-${wo.id}`} value={body} required onChange={(event) => setBody(event.target.value)} />
+        <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
+      </form>
+      <ErrorLine error={error} />
+      <h4>{t('work.revisions')}</h4>
+      <ol className="revisions">
+        {(revisions.data?.revisions ?? []).map((revision) => (
+          <li key={revision.id}>{t('work.revision', { n: revision.number })} · {revision.authorKind} · {dateTime(revision.createdAt)} — {revision.content.title}</li>
+        ))}
+      </ol>
+    </div>
+  )
+}

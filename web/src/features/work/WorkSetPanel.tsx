@@ -1,0 +1,139 @@
+// A session's work set: the takeover summary (a failure shown with its retry), rebuild when
+// needsRebuild, proposals to accept or reject, the work objects, clarify items and relations.
+import { useState } from 'react'
+import { idempotencyKey, useAction } from '../../lib/api.ts'
+import { useI18n } from '../../lib/i18n.ts'
+import type { Clarification, Relation, WorkSetDetail } from '../../lib/types.ts'
+import { ErrorLine, Loading } from '../../lib/ui.tsx'
+import { useMembers, useWorkSet, work } from './api.ts'
+import { WorkObjectCard } from './WorkObjectCard.tsx'
+
+export function WorkSetPanel({ sessionId, workSetId, me, canEdit }: { sessionId: string; workSetId: string; me: string; canEdit: boolean }) {
+  const { t } = useI18n()
+  const detail = useWorkSet(workSetId)
+  const members = useMembers()
+  const { busy, error, run } = useAction()
+  if (!detail.data) return detail.error ? <ErrorLine error={detail.error.message} /> : <Loading />
+  const set = detail.data
+  const memberList = members.data?.members ?? []
+  // The current review task; once it is decided the object gets a fresh open one, so an open task
+  // shows the last decision instead.
+  const reviewOf = (id: string) => {
+    const current = set.reviewTasks.find((task) => task.id === id)
+    if (current && current.state !== 'open') return current
+    const decided = set.reviewTasks.filter((task) => task.workObjectId === current?.workObjectId && task.decidedAt)
+      .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''))[0]
+    return decided ? { ...decided, id: current?.id ?? decided.id, state: decided.state } : current
+  }
+  const proposals = set.workObjects.filter((wo) => wo.proposal?.state === 'pending' && wo.proposal.kind === 'object')
+  const objects = set.workObjects.filter((wo) => !proposals.includes(wo) && wo.proposal?.state !== 'rejected')
+  const openClarifications = set.clarifications.filter((item) => item.status === 'open')
+  const proposedRelations = set.relations.filter((relation) => relation.status === 'proposed')
+  const titleOf = (id: string) => set.workObjects.find((wo) => wo.id === id)?.title ?? id
+
+  return (
+    <div className="workset">
+      <section aria-labelledby="takeover-title" className="card">
+        <h2 id="takeover-title">{t('work.takeover')}</h2>
+        <Takeover set={set} />
+        {set.takeoverState === 'failed' && canEdit ? (
+          <button type="button" disabled={busy} onClick={() => void run(() => work.patchWorkSet(sessionId, workSetId, { action: 'takeover.retry', idempotencyKey: idempotencyKey() }))}>{t('common.retry')}</button>
+        ) : null}
+        {set.needsRebuild ? (
+          <div>
+            <p className="warning">{t('work.needsRebuild')}</p>
+            {canEdit ? <button type="button" disabled={busy} onClick={() => void run(() => work.rebuild(sessionId, workSetId))}>{t('work.rebuild')}</button> : null}
+          </div>
+        ) : null}
+        <ErrorLine error={error} />
+      </section>
+      {proposals.length > 0 ? (
+        <section aria-labelledby="proposals-title">
+          <h2 id="proposals-title">{t('work.proposals')} ({proposals.length})</h2>
+          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />)}
+        </section>
+      ) : null}
+      {openClarifications.length > 0 ? (
+        <section aria-labelledby="clarify-title">
+          <h2 id="clarify-title">{t('work.clarify')}</h2>
+          {openClarifications.map((item) => <ClarifyItem key={item.id} item={item} sessionId={sessionId} canEdit={canEdit} />)}
+        </section>
+      ) : null}
+      {proposedRelations.length > 0 ? (
+        <section aria-labelledby="relations-title">
+          <h2 id="relations-title">{t('work.relations')}</h2>
+          <ul>{proposedRelations.map((relation) => <RelationItem key={relation.id} relation={relation} sessionId={sessionId} titleOf={titleOf} canEdit={canEdit} />)}</ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="objects-title">
+        <h2 id="objects-title">{t('work.objects')} ({objects.length})</h2>
+        {objects.length === 0 ? <p className="muted">{t('common.none')}</p> : null}
+        {objects.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />)}
+      </section>
+    </div>
+  )
+}
+
+function Takeover({ set }: { set: WorkSetDetail }) {
+  const { t } = useI18n()
+  if (set.takeoverState === 'pending') return <p className="muted">{t('work.takeover.pending')}</p>
+  if (set.takeoverState === 'empty') return <p className="muted">{t('work.takeover.empty')}</p>
+  if (set.takeoverState === 'failed') return <p className="error" role="alert">{t('work.takeover.failed', { detail: set.takeoverFailure?.detail ?? '' })}</p>
+  const summary = set.takeoverSummary
+  if (!summary) return <p className="muted">{t('work.takeover.empty')}</p>
+  return (
+    <div>
+      <p><strong>{summary.headline}</strong></p>
+      {summary.blocks.map((block) => (
+        <div key={block.type}>
+          <h3>{block.title}</h3>
+          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}</li>)}</ul>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+function ClarifyItem({ item, sessionId, canEdit }: { item: Clarification; sessionId: string; canEdit: boolean }) {
+  const { t } = useI18n()
+  const [answer, setAnswer] = useState('')
+  const { busy, error, run } = useAction()
+  const resolve = (resolution: 'confirmed' | 'deferred' | 'dismissed') =>
+    run(() => work.patchWorkSet(sessionId, item.workSetId, { action: 'clarify.resolve', clarifyId: item.id, resolution, answer }))
+  return (
+    <div className="card">
+      <p>{item.question}</p>
+      {canEdit ? (
+        <form onSubmit={(event) => { event.preventDefault(); void resolve('confirmed') }}>
+          <label htmlFor={`answer-${item.id}`}>{t('work.answer')}</label>
+          <input id={`answer-${item.id}`} value={answer} onChange={(event) => setAnswer(event.target.value)} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy || !answer.trim()}>{t('work.confirm')}</button>
+            <button type="button" disabled={busy} onClick={() => void resolve('deferred')}>{t('work.defer')}</button>
+            <button type="button" disabled={busy} onClick={() => void resolve('dismissed')}>{t('work.dismiss')}</button>
+          </div>
+        </form>
+      ) : null}
+      <ErrorLine error={error} />
+    </div>
+  )
+}
+
+function RelationItem({ relation, sessionId, titleOf, canEdit }: { relation: Relation; sessionId: string; titleOf: (id: string) => string; canEdit: boolean }) {
+  const { t } = useI18n()
+  const { busy, error, run } = useAction()
+  const decide = (action: 'relation.confirm' | 'relation.reject') =>
+    run(() => work.patchWorkSet(sessionId, relation.workSetId, { action, relationId: relation.id, idempotencyKey: idempotencyKey() }))
+  return (
+    <li>
+      “{titleOf(relation.fromWorkObjectId)}” {relation.type} “{titleOf(relation.toWorkObjectId)}”
+      {canEdit ? (
+        <span className="row">
+          <button type="button" disabled={busy} onClick={() => void decide('relation.confirm')}>{t('work.confirm')}</button>
+          <button type="button" disabled={busy} onClick={() => void decide('relation.reject')}>{t('work.reject')}</button>
+        </span>
+      ) : null}
+      <ErrorLine error={error} />
+    </li>
+  )
+}
