@@ -8,12 +8,16 @@ import { eventsRoute } from './events-route.ts'
 import './jobs.ts'
 import { sessionRoutes } from './routes.ts'
 import { sessionSchemas } from './schemas.ts'
+import { listProjectSessions } from './service.ts'
 
-export { endSession, findConversationInWorkspace, getSession } from './service.ts'
+export { endSession, findConversationInWorkspace, getSession, listProjectSessions } from './service.ts'
 export { presentSession, type SessionSnapshot } from './presenter.ts'
 export { findSession as findSessionRow, toSessionRow, type SessionRow } from './repo.ts'
 
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
+  // The projects module lists a project's sessions through this port (it cannot import this module:
+  // this module imports projects to check a session's projectId).
+  deps.ports.projectSessions = listProjectSessions
   return async (app) => {
     for (const schema of sessionSchemas) app.addSchema(schema)
     registerAudioParsers(app)
