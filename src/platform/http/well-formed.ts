@@ -2,7 +2,9 @@
 // would store it and C-string tools cut it short) and a lone UTF-16 surrogate (not Unicode: it
 // cannot be encoded as UTF-8, so hashing, storing and echoing it fail). Checked once for every route,
 // in the path, the query and a parsed JSON or form body (keys too), before any schema or handler
-// sees the request: 400 validation_failed with the field and `code: invalid_character`.
+// sees the request: 400 validation_failed with the field and `code: invalid_character`. After the
+// schemas have coerced query strings to numbers, a number that is not finite (`limit=1e309`,
+// `{"n": 1e999}`) is refused the same way (`code: not_finite`): no query may see Infinity.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from './errors.ts'
 
@@ -17,6 +19,7 @@ const MAX_DEPTH = 64
 
 /** The first ill-formed string in a parsed value, as [field path, message]. */
 function findIllFormed(value: unknown, path: string, depth = 0): [string, string] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : [path, 'must be a finite number']
   if (typeof value === 'string') {
     const problem = textProblem(value)
     return problem ? [path, problem] : undefined
@@ -45,12 +48,17 @@ export function assertWellFormedInput(request: FastifyRequest) {
     if (!found) continue
     const [field, message] = found
     const name = field || part
-    throw new AppError('validation_failed', `${name}: ${message}`, { errors: [{ field: name, code: 'invalid_character', message }] })
+    const code = message === 'must be a finite number' ? 'not_finite' : 'invalid_character'
+    throw new AppError('validation_failed', `${name}: ${message}`, { errors: [{ field: name, code, message }] })
   }
 }
 
 export function registerWellFormedInput(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
+    assertWellFormedInput(request)
+  })
+  // again once the schemas have coerced query and path values to numbers
+  app.addHook('preHandler', async (request) => {
     assertWellFormedInput(request)
   })
 }
