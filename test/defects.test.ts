@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { startRecording, uploadChunk } from '../src/modules/sessions/testing.ts'
+import { tempDir } from './databases.ts'
 import { eachDatabase, TEST_SECRET, type Harness, type Member } from './harness.ts'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -230,6 +231,33 @@ eachDatabase('defects found from outside', (h) => {
     })
   })
 
+  describe('the log of `serve` in development', () => {
+    it('is readable lines: a start line with the URL, /docs, the database and the speech engine; the sign-in code on its own line', async () => {
+      const server = spawnMain({
+        NODE_ENV: 'development', AUTH_SECRET: TEST_SECRET, DATABASE_URL: h.testDatabase.url, PORT: '0', HOST: '127.0.0.1',
+        PUBLIC_URL: 'http://localhost:8080',
+        DATA_DIR: tempDir(), STT_ENGINE: 'client', WORKERS: '0',
+      })
+      try {
+        const ready = await server.waitFor(/Confer is ready at .*/)
+        expect(ready).toMatch(/ready at http:\/\/localhost:8080 · API reference http:\/\/localhost:8080\/docs · database: (SQLite at \S+confer\.db|PostgreSQL at \S+) · speech engine: none on the server/)
+        expect(ready).not.toMatch(/postgres:\/\/[^@\s]*:[^@\s]*@/)
+        const port = Number((await server.waitFor(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/)).match(/:(\d+)$/)![1])
+        const email = h.uniqueEmail('newcomer')
+        const sent = await fetch(`http://127.0.0.1:${port}/api/auth/email-otp/send-verification-otp`, {
+          method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:8080' }, body: JSON.stringify({ email, type: 'sign-in' }),
+        })
+        expect(sent.status).toBe(200)
+        await server.waitFor(new RegExp(`mail \\(no SMTP_URL\\) to ${email.replace('.', '\\.')}`))
+        const code = (await server.waitFor(/^\s*\d{6}\s*$/m)).trim()
+        expect(code).toMatch(/^\d{6}$/)
+        expect(server.output().split('\n').filter((line) => line.startsWith('{'))).toEqual([])
+      } finally {
+        await server.stop()
+      }
+    })
+  })
+
   describe('production over plain http', () => {
     it('refuses to start, naming PUBLIC_URL', async () => {
       const { code, stderr } = await runMain(['serve'], {
@@ -297,6 +325,40 @@ async function waitUntilEnded(h: Harness, person: Member, id: string) {
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   throw new Error(`session ${id} did not end (${h.kind})`)
+}
+
+function spawnMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'src/main.ts'), 'serve'], {
+    cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const waiters: (() => void)[] = []
+  const append = (chunk: Buffer) => {
+    output += chunk.toString()
+    for (const wake of waiters.splice(0)) wake()
+  }
+  child.stdout.on('data', append)
+  child.stderr.on('data', append)
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  return {
+    output: () => output,
+    async waitFor(pattern: RegExp): Promise<string> {
+      const deadline = Date.now() + 30_000
+      for (;;) {
+        const found = output.match(pattern)
+        if (found) return found[0]
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in the log:\n${output}`)
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve)
+          setTimeout(resolve, 200)
+        })
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
 }
 
 function runMain(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
