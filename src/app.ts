@@ -41,6 +41,9 @@ import { extractionModule } from './modules/extraction/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import { workModule } from './modules/work/index.ts'
+import { notificationsModule } from './modules/notifications/index.ts'
+import { conversationsModule } from './modules/conversations/index.ts'
+import { processingModule } from './modules/processing/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -134,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(systemModule(deps))
   await app.register(assetsModule(deps))
   await app.register(accountModule(deps))
+  await app.register(notificationsModule(deps))
   await app.register(workspaceModule(deps))
   await app.register(projectsModule(deps))
   await app.register(sessionsModule(deps))
@@ -143,6 +147,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(answersModule(deps))
   await app.register(extractionModule(deps))
   await app.register(workModule(deps))
+  await app.register(conversationsModule(deps))
+  await app.register(processingModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

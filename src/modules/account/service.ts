@@ -2,13 +2,12 @@
 import { fileTypeFromBuffer } from 'file-type'
 import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor } from '../../platform/auth/actor.ts'
-import { forUpdate } from '../../platform/db/dialect.ts'
 import { AppError } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { assertTimeZone, canonicalLanguageTag, requiredText } from '../../platform/http/validators.ts'
 import { storeAsset, signedAssetUrl } from '../assets/index.ts'
-import { findPendingInvitationForEmail, findUsableInvitation, joinByInvitation, type InvitationRow } from '../workspace/index.ts'
-import * as repo from './repo.ts'
+import { accountSettings as repo, findPendingInvitationForEmail, findUsableInvitation, joinByInvitation, type InvitationRow } from '../workspace/index.ts'
+import { updateUserName } from './repo.ts'
 import { presentAccount, presentMembership, presentWorkspace } from './presenter.ts'
 import type { BootstrapInput, ProfileInput } from './schemas.ts'
 
@@ -23,7 +22,7 @@ export async function bootstrapAccount(deps: AppDeps, actor: Actor, input: Boots
     const now = nowIso()
     await repo.ensureSettings(trx, actor.accountId, now)
     // Serialises concurrent bootstraps of one account: only one may create a workspace.
-    await forUpdate(dialect, trx.selectFrom('account_settings').select('account_id').where('account_id', '=', actor.accountId)).execute()
+    await repo.lockSettings(dialect, trx, actor.accountId)
 
     const select = async (workspaceId: string, outcome: Outcome) => {
       await repo.updateSettings(trx, actor.accountId, { active_workspace_id: workspaceId, updated_at: now })
@@ -90,7 +89,7 @@ export async function updateProfile(deps: AppDeps, actor: Actor, input: ProfileI
   const now = nowIso()
   await db.transaction().execute(async (trx) => {
     await repo.ensureSettings(trx, actor.accountId, now)
-    if (name !== undefined) await repo.updateUserName(trx, actor.accountId, name, now)
+    if (name !== undefined) await updateUserName(trx, actor.accountId, name, now)
     if (locale !== undefined || input.timezone !== undefined) {
       await repo.updateSettings(trx, actor.accountId, {
         ...(locale !== undefined ? { locale } : {}),

@@ -13,8 +13,11 @@ import { findSessionRow } from '../sessions/index.ts'
 import './jobs.ts'
 import { flagStaleWorkSets, presentRefinement, rebuildWorkSet } from './refine.ts'
 import { suggestProjects } from './suggestions.ts'
+import { countFinalSegments } from '../transcripts/index.ts'
 
 export { REFINE_JOB, refineSession } from './refine.ts'
+/** text helpers of the engine that answers reuse: sentence splitting and term vectors (en, zh-Hans) */
+export { contentTokens, cosine, splitSentences, termVector } from './engine/text.ts'
 
 const Suggestion = Type.Object({
   route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),
@@ -95,9 +98,9 @@ function routes(base: FastifyInstance, deps: AppDeps) {
     const session = await findSessionRow(db, membership.workspaceId, request.params.sessionId) ?? notFound('session', request.params.sessionId)
     const [row, total] = await Promise.all([
       db.selectFrom('work_refinements').selectAll().where('session_id', '=', session.id).executeTakeFirst(),
-      db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', session.id).where('status', '=', 'final').executeTakeFirstOrThrow(),
+      countFinalSegments(db, session.id),
     ])
-    const segmentsTotal = Number(total.n)
+    const segmentsTotal = total
     const status = row ? presentRefinement(row) : {
       sessionId: session.id, state: 'idle' as const, engine: 'extractive', qualityGate: deps.config.extractionQualityGate,
       segmentsProcessed: 0, itemsFound: 0, itemsVisible: 0,

@@ -5,6 +5,7 @@
 import { enqueue, defineJob, type JobContext } from '../../platform/jobs/index.ts'
 import { workModel } from '../../platform/llm/chat.ts'
 import { REFINE_JOB, refineSession } from './refine.ts'
+import { findSessionById } from '../sessions/index.ts'
 
 export const GROUNDED_REFINE_INTERVAL_MS = 60_000
 
@@ -12,7 +13,7 @@ export async function refineWhenDue({ sessionId }: { sessionId: string }, { deps
   const { db } = deps.database
   if (workModel(deps)) {
     const [session, refinement] = await Promise.all([
-      db.selectFrom('capture_sessions').select('state').where('id', '=', sessionId).executeTakeFirst(),
+      findSessionById(db, sessionId),
       db.selectFrom('work_refinements').select('last_run_at').where('session_id', '=', sessionId).executeTakeFirst(),
     ])
     const wait = refinement?.last_run_at ? GROUNDED_REFINE_INTERVAL_MS - (Date.now() - Date.parse(refinement.last_run_at)) : 0

@@ -9,12 +9,15 @@ import { nowIso } from '../../platform/ids.ts'
 import { workModel } from '../../platform/llm/chat.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { finalSegments, listSpeakers } from '../transcripts/index.ts'
-import { createProposal, deriveTakeover, recordFollowups, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
+import { createProposal, deriveTakeover, recordFollowups, setNeedsRebuild, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import type { ExtractedItem, ExtractionResult, MeetingParticipant } from './engine/index.ts'
 import { runEngine } from './engines.ts'
+import { JOBS } from '../../domain/jobs.ts'
+import { findSessionById } from '../sessions/index.ts'
+import { isCapturing } from '../../domain/vocabulary.ts'
 
-export const REFINE_JOB = 'extraction.refine'
+export const REFINE_JOB = JOBS.refine
 
 type Counts = { segments_processed: number; items_found: number; items_visible: number }
 
@@ -42,7 +45,7 @@ export function presentRefinement(row: { session_id: string; state: string; engi
 
 export async function refineSession(deps: AppDeps, sessionId: string) {
   const { db } = deps.database
-  const session = await db.selectFrom('capture_sessions').select(['id', 'workspace_id', 'conversation_id', 'started_at']).where('id', '=', sessionId).executeTakeFirst()
+  const session = await findSessionById(db, sessionId)
   if (!session) return
   const segments = await finalSegments(db, sessionId)
   if (segments.length === 0) return
@@ -168,12 +171,12 @@ export async function rebuildWorkSet(deps: AppDeps, sessionId: string) {
       await trx.updateTable('extraction_items').set({ gate, hidden: visible ? 0 : 1, work_object_id: workObjectId })
         .where('session_id', '=', sessionId).where('item_key', '=', row.item_key).execute()
     }
-    await trx.updateTable('work_sets').set({ needs_rebuild: 0 }).where('session_id', '=', sessionId).execute()
+    await setNeedsRebuild(trx, [sessionId], false)
   })
   await refineSession(deps, sessionId)
   // After the meeting, the takeover summary follows the rebuilt work (a new one, pinned to now).
-  const session = await db.selectFrom('capture_sessions').select('state').where('id', '=', sessionId).executeTakeFirst()
-  if (session && session.state !== 'recording' && session.state !== 'processing') await deriveTakeover(deps, sessionId)
+  const session = await findSessionById(db, sessionId)
+  if (session && !isCapturing(session.state)) await deriveTakeover(deps, sessionId)
   return { proposed, withdrawn }
 }
 
@@ -184,7 +187,7 @@ const stillShown = async (trx: Executor, sessionId: string, workObjectId: string
 
 /** Marks the work sets whose extraction ran under another gate than the one in force (at start). */
 export async function flagStaleWorkSets(deps: AppDeps) {
-  await deps.database.db.updateTable('work_sets').set({ needs_rebuild: 1 })
-    .where('session_id', 'in', (eb) => eb.selectFrom('extraction_items').select('session_id').where('gate', '!=', deps.config.extractionQualityGate))
-    .execute()
+  const { db } = deps.database
+  const stale = await db.selectFrom('extraction_items').select('session_id').distinct().where('gate', '!=', deps.config.extractionQualityGate).execute()
+  await setNeedsRebuild(db, stale.map((row) => row.session_id), true)
 }

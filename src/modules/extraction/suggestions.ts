@@ -6,8 +6,9 @@ import type { Membership } from '../../platform/auth/actor.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { findSessionSegments } from '../transcripts/index.ts'
-import { checkSegments } from '../work/service.ts'
+import { checkSegments, listTargetedWorkTitles } from '../work/index.ts'
 import { rankProjects } from './engine/rank-projects.ts'
+import { listActiveProjects } from '../projects/index.ts'
 
 export async function suggestProjects(deps: AppDeps, membership: Membership, sessionId: string, sourceSegmentIds: string[]) {
   const { db } = deps.database
@@ -16,10 +17,8 @@ export async function suggestProjects(deps: AppDeps, membership: Membership, ses
   const segments = await findSessionSegments(db, session.id, ids)
   const cited = segments.sort((a, b) => a.start_ms - b.start_ms).map((segment) => segment.text).join('\n')
   const [projects, work] = await Promise.all([
-    db.selectFrom('projects').select(['id', 'name', 'objective', 'description'])
-      .where('workspace_id', '=', membership.workspaceId).where('status', '=', 'active').execute(),
-    db.selectFrom('work_objects').select(['target_project_id', 'title'])
-      .where('workspace_id', '=', membership.workspaceId).where('target_project_id', 'is not', null).limit(5000).execute(),
+    listActiveProjects(db, membership.workspaceId),
+    listTargetedWorkTitles(db, membership.workspaceId),
   ])
   const titles = new Map<string, string[]>()
   for (const item of work) titles.set(item.target_project_id!, [...(titles.get(item.target_project_id!) ?? []), item.title])

@@ -4,6 +4,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely'
 import type { DialectName } from '../../platform/db/index.ts'
 import { forUpdate } from '../../platform/db/dialect.ts'
 import type { ProjectTable, Tables } from '../../platform/db/tables.ts'
+import { findWorkspaceMembership } from '../../platform/auth/membership.ts'
 
 export type Executor = Kysely<Tables> | Transaction<Tables>
 export type ProjectRow = Tables['projects']
@@ -70,5 +71,9 @@ export const deleteWorkspaceProjectMemberships = (db: Executor, workspaceId: str
   db.deleteFrom('project_members').where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute()
 
 export const isWorkspaceMember = async (db: Executor, workspaceId: string, accountId: string) =>
-  (await db.selectFrom('workspace_members').select('account_id')
-    .where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).executeTakeFirst()) !== undefined
+  (await findWorkspaceMembership(db, workspaceId, accountId)) !== undefined
+
+/** The workspace's active projects, for ranking a meeting's project suggestions. */
+export const listActiveProjects = (db: Executor, workspaceId: string) =>
+  db.selectFrom('projects').select(['id', 'name', 'objective', 'description'])
+    .where('workspace_id', '=', workspaceId).where('status', '=', 'active').execute()

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startRecording } from '../sessions/testing.ts'
 import { seedSegments } from '../transcripts/testing.ts'
-import { snippet } from './query.ts'
+import { snippet } from '../../platform/db/text-search.ts'
 
 eachDatabase('session search', (h) => {
   const search = (member: { get(url: string): Promise<{ statusCode: number; json(): any }> }, q: string, extra = '') =>

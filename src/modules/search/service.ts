@@ -2,9 +2,9 @@
 // the query, best first, each with a highlighted snippet of its best-matching segment.
 import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
-import { presentSession, toSessionRow, type SessionSnapshot } from '../sessions/index.ts'
-import { parseTerms, snippet } from './query.ts'
-import { segmentHits, titleHits } from './repo.ts'
+import { parseTerms, snippet } from '../../platform/db/text-search.ts'
+import { findSessionsByTitleTerms, listSessionsByIds, presentSession, toSessionRow, type SessionSnapshot } from '../sessions/index.ts'
+import { segmentHits } from '../transcripts/index.ts'
 
 export type SearchInput = { q: string; limit?: number; archived?: boolean }
 
@@ -19,7 +19,7 @@ export async function searchSessions(deps: AppDeps, membership: Membership, inpu
   if (terms.all.length === 0) return { query: input.q, sessions: [] }
   const [segments, titles] = await Promise.all([
     segmentHits(deps.database, membership.workspaceId, terms),
-    titleHits(deps.database, membership.workspaceId, terms),
+    findSessionsByTitleTerms(deps.database.db, membership.workspaceId, terms),
   ])
   const hits = new Map<string, Hit & { count: number }>()
   for (const segment of segments) {
@@ -38,10 +38,8 @@ export async function searchSessions(deps: AppDeps, membership: Membership, inpu
   }
   const ranked = [...hits.values()].map((hit) => ({ ...hit, score: hit.score + Math.log1p(hit.count) })).sort((a, b) => b.score - a.score)
   if (ranked.length === 0) return { query: input.q, sessions: [] }
-  const rows = await deps.database.db.selectFrom('capture_sessions').selectAll()
-    // The best few are enough: archived ones left out still leave `limit` in all but odd cases.
-    .where('workspace_id', '=', membership.workspaceId).where('id', 'in', ranked.slice(0, limit * 3).map((hit) => hit.sessionId))
-    .where('archived_at', input.archived ? 'is not' : 'is', null).execute()
+  // The best few are enough: archived ones left out still leave `limit` in all but odd cases.
+  const rows = await listSessionsByIds(deps.database.db, membership.workspaceId, ranked.slice(0, limit * 3).map((hit) => hit.sessionId), input.archived ?? false)
   const byId = new Map(rows.map((row) => [row.id, row]))
   const sessions: (SessionSnapshot & { search: { score: number; matchedIn: 'title' | 'transcript'; snippet: string; segmentId?: string } })[] = []
   for (const hit of ranked) {

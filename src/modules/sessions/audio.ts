@@ -9,12 +9,12 @@ import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
 import { sha256Hex } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
-import { TRANSCRIBE_JOB } from '../transcripts/index.ts'
 import { assertAudioBytes, chunkBytes, parseAudioContentType } from './content-type.ts'
 import { canUploadAudio } from './policy.ts'
 import { presentChunk } from './presenter.ts'
 import * as repo from './repo.ts'
 import { emitSessionUpdated } from './service.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
 /** chunk-progress `session.updated` events are sent at most this often per session */
 export const PROGRESS_EVENT_INTERVAL_MS = 5000
@@ -83,7 +83,7 @@ export async function ingestChunk(deps: AppDeps, actor: Actor, sessionId: string
       })
       if (!inserted) throw DUPLICATE
       // With a server engine, the new audio is transcribed in the background (one pending job per session).
-      if (deps.speech.engine) await enqueue(trx, TRANSCRIBE_JOB, { sessionId }, { dedupeKey: sessionId })
+      if (deps.speech.engine) await enqueue(trx, JOBS.transcribe, { sessionId }, { dedupeKey: sessionId })
       if (session.progress_event_at === nowText) await emitSessionUpdated(deps, trx, session)
       return sequence
     })

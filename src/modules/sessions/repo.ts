@@ -2,8 +2,9 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import { forUpdate } from '../../platform/db/dialect.ts'
 import type { Db, DialectName } from '../../platform/db/index.ts'
-import type { AudioChunkTable, CaptureSessionTable, Tables } from '../../platform/db/tables.ts'
+import type { AudioChunkTable, CaptureSessionState, CaptureSessionTable, Tables } from '../../platform/db/tables.ts'
 import type { CursorKey } from '../../platform/http/pagination.ts'
+import { likePattern, type Terms } from '../../platform/db/text-search.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 
 export type SessionRow = Selectable<CaptureSessionTable>
@@ -105,3 +106,33 @@ export async function insertChunk(db: Executor, chunk: AudioChunkTable): Promise
 export const listChunks = (db: Executor, sessionId: string, afterSequence: number, limit: number) =>
   db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId).where('sequence', '>', afterSequence)
     .orderBy('sequence', 'asc').limit(limit + 1).execute()
+
+const TITLE_CANDIDATES = 300
+
+/** Sessions of the workspace whose title holds every term. */
+export async function findSessionsByTitleTerms(db: Executor, workspaceId: string, terms: Terms) {
+  let query = db.selectFrom('capture_sessions').select(['id', 'title']).where('workspace_id', '=', workspaceId)
+  for (const term of terms.all) query = query.where(sql<boolean>`lower(title) like ${likePattern(term)} escape '\\'`)
+  return query.limit(TITLE_CANDIDATES).execute()
+}
+
+/** The sessions of the workspace with these ids, archived ones or the others. */
+export const listSessionsByIds = (db: Executor, workspaceId: string, ids: string[], archived: boolean) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('capture_sessions').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', ids)
+    .where('archived_at', archived ? 'is not' : 'is', null).execute()
+
+/** A session by id alone, for jobs that were given it (callers that serve a person use findSession). */
+export const findSessionById = (db: Executor, sessionId: string) =>
+  db.selectFrom('capture_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst()
+
+/** Stored chunks with sequence in [first, last], in order. */
+export const listChunkRange = (db: Executor, sessionId: string, first: number, last: number) =>
+  db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
+    .where('sequence', '>=', first).where('sequence', '<=', last).orderBy('sequence').execute()
+
+/** The state of each of these sessions (any workspace: callers hold rows already scoped). */
+export async function sessionStates(db: Executor, sessionIds: string[]): Promise<Map<string, CaptureSessionState>> {
+  if (sessionIds.length === 0) return new Map()
+  const rows = await db.selectFrom('capture_sessions').select(['id', 'state']).where('id', 'in', sessionIds).execute()
+  return new Map(rows.map((row) => [row.id, row.state]))
+}

@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox'
 import { NextCursor, PageQuery } from '../../platform/http/pagination.ts'
+import { CAPTURE_MODES, SESSION_STATES } from '../../domain/vocabulary.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, maxLength: 80 })
 
-export const CaptureMode = Type.Union([Type.Literal('microphone'), Type.Literal('microphone-and-system-audio')])
-export const SessionState = Type.Union([Type.Literal('recording'), Type.Literal('processing'), Type.Literal('ready'), Type.Literal('failed')], {
+export const CaptureMode = Type.Union(CAPTURE_MODES.map((mode) => Type.Literal(mode)))
+export const SessionState = Type.Union(SESSION_STATES.map((state) => Type.Literal(state)), {
   description: 'recording → processing → ready | failed',
 })
 

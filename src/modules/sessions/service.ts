@@ -16,8 +16,9 @@ import { canArchive, canMoveSession } from './policy.ts'
 import { presentSession, websocketUrls } from './presenter.ts'
 import * as repo from './repo.ts'
 import type { CreateSessionInput, ListSessionsInput, UpdateSessionInput } from './schemas.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
-export const PROCESS_SESSION_JOB = 'sessions.process'
+const PROCESS_SESSION_JOB = JOBS.processSession
 
 const MAX_CREATE_ATTEMPTS = 3
 

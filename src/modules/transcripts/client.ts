@@ -7,6 +7,8 @@ import { enqueue } from '../../platform/jobs/index.ts'
 import { SocketError } from '../../platform/realtime/socket.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
+import { JOBS } from '../../domain/jobs.ts'
+import { findSessionById } from '../sessions/index.ts'
 
 export type ClientSegment = { id?: unknown; text?: unknown; startMs?: unknown; endMs?: unknown; speakerId?: unknown; language?: unknown }
 
@@ -31,7 +33,8 @@ function validate(data: ClientSegment) {
 export async function acceptClientSegment(deps: AppDeps, sessionId: string, data: ClientSegment) {
   const segment = validate(data)
   const { db } = deps.database
-  const session = await db.selectFrom('capture_sessions').select(['id', 'workspace_id', 'conversation_id', 'state']).where('id', '=', sessionId).executeTakeFirstOrThrow()
+  const session = await findSessionById(db, sessionId)
+  if (!session) throw new SocketError('not_found', 'The session no longer exists.')
   if (session.state !== 'recording' && session.state !== 'processing') {
     throw new SocketError('conflict', `The session is ${session.state}: it takes no more segments.`)
   }
@@ -50,7 +53,7 @@ export async function acceptClientSegment(deps: AppDeps, sessionId: string, data
     await repo.insertSegment(trx, row)
     await deps.events.append(trx, session.conversation_id, 'transcript.final', presentSegment(row))
     // the extraction module's job, by name: new words may hold new work
-    await enqueue(trx, 'extraction.refine', { sessionId }, { dedupeKey: sessionId })
+    await enqueue(trx, JOBS.refine, { sessionId }, { dedupeKey: sessionId })
     return { id, duplicate: false }
   })
 }

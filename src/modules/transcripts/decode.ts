@@ -9,6 +9,7 @@ import { audioFormatOf, decodeToPcm16k, startsStream } from '../../platform/spee
 import { oggHeader, oggResumePoint } from '../../platform/speech/ogg.ts'
 import { RESUME_MARGIN_SAMPLES, resumePoint, webmHeader } from '../../platform/speech/webm.ts'
 import type { Tables } from '../../platform/db/tables.ts'
+import { listChunkRange } from '../sessions/index.ts'
 
 type ChunkRow = Tables['audio_chunks']
 
@@ -36,8 +37,7 @@ export async function decodeChunks(deps: AppDeps, sessionId: string, chunks: Chu
     const last = streamChunks[streamChunks.length - 1]!
     const first = result.streamFirstSequence ?? Number(streamChunks[0]!.sequence)
     streamChunks = []
-    const rows = await deps.database.db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
-      .where('sequence', '>=', first).where('sequence', '<=', Number(last.sequence)).orderBy('sequence').execute()
+    const rows = await listChunkRange(deps.database.db, sessionId, first, Number(last.sequence))
     const format = audioFormatOf(last.content_type)
     const resumed = (format.container === 'webm' || format.container === 'ogg') && result.streamSamples > RESUME_MARGIN_SAMPLES
       ? await resumeStream(deps, ffmpeg, format.container, rows, result.streamSamples).catch(() => undefined)

@@ -4,9 +4,10 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
-export { finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'
+export { countFinalSegments, finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'
 export { transcribeSession } from './pipeline.ts'
-export { TRANSCRIBE_JOB } from './jobs.ts'
+export { segmentHits, type SegmentHit } from './search.ts'
+export { acceptClientSegment, type ClientSegment } from './client.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
 
 export function transcriptsModule(deps: AppDeps): FastifyPluginAsync {

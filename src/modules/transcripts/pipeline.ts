@@ -16,6 +16,8 @@ import { decodeChunks } from './decode.ts'
 import { presentSegment } from './presenter.ts'
 import * as repo from './repo.ts'
 import { loadState, saveState } from './state.ts'
+import { JOBS } from '../../domain/jobs.ts'
+import { findSessionById, listChunks } from '../sessions/index.ts'
 
 /** an utterance ending closer than this to the end of the audio may still go on */
 const HANGOVER_MS = 700
@@ -29,7 +31,7 @@ const MIN_PARTIAL_MS = 1000
 const CONTINUES_MS = 600
 const CHUNK_BATCH = 100
 /** the extraction module's job (enqueued by name: transcripts does not depend on extraction) */
-const REFINE_JOB = 'extraction.refine'
+const REFINE_JOB = JOBS.refine
 
 export type TranscribeOptions = { final: boolean }
 
@@ -55,11 +57,10 @@ const concat = (parts: Int16Array[]) => {
 /** One step; true when there may be more to do. */
 async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: string, { final }: TranscribeOptions) {
   const { db } = deps.database
-  const session = await db.selectFrom('capture_sessions').select(['id', 'workspace_id', 'conversation_id']).where('id', '=', sessionId).executeTakeFirst()
+  const session = await findSessionById(db, sessionId)
   if (!session) return false
   const state = await loadState(db, sessionId)
-  const rows = await db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
-    .where('sequence', '>', state.processed_sequence).orderBy('sequence').limit(CHUNK_BATCH + 1).execute()
+  const rows = await listChunks(db, sessionId, state.processed_sequence, CHUNK_BATCH)
   const chunks = rows.slice(0, CHUNK_BATCH)
   const lastBatch = rows.length <= CHUNK_BATCH
   const closing = final && lastBatch

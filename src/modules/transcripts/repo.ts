@@ -78,3 +78,10 @@ export async function upsertSpeaker(db: Executor, row: Insertable<SessionSpeaker
     }))
     .execute()
 }
+
+/** How many final segments the session has. */
+export async function countFinalSegments(db: Executor, sessionId: string): Promise<number> {
+  const row = await db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('session_id', '=', sessionId).where('status', '=', 'final').executeTakeFirstOrThrow()
+  return Number(row.n)
+}

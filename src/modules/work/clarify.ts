@@ -10,6 +10,7 @@ import { announce, presentClarification, type ClarificationRow } from './followu
 import { nextTimestamp, recordChange } from './record.ts'
 import * as repo from './repo.ts'
 import { requireEditMember, type Caller } from './service.ts'
+import { listMembers } from '../workspace/index.ts'
 
 type ResolveInput = { clarifyId: string; resolution: 'confirmed' | 'deferred' | 'dismissed'; answer: string; ownerId?: string }
 
@@ -20,9 +21,7 @@ const FINAL = new Set(['confirmed', 'dismissed', 'obsolete'])
 async function memberNamed(db: Executor, caller: Caller, answer: string): Promise<string | undefined> {
   const wanted = answer.trim().toLowerCase().replace(/[.!。！]+$/u, '')
   if (SELF.has(wanted)) return caller.membership.contentPermission === 'edit' ? caller.actor.accountId : undefined
-  const rows = await db.selectFrom('workspace_members as m').innerJoin('auth_user as u', 'u.id', 'm.account_id')
-    .select(['m.account_id', 'u.name', 'u.email']).where('m.workspace_id', '=', caller.membership.workspaceId)
-    .where('m.content_permission', '=', 'edit').execute()
+  const rows = (await listMembers(db, caller.membership.workspaceId)).filter((row) => row.content_permission === 'edit')
   const matches = rows.filter((row) => row.email.toLowerCase() === wanted || (row.name ?? '').trim().toLowerCase() === wanted)
   return matches.length === 1 ? matches[0]!.account_id : undefined
 }

@@ -2,6 +2,7 @@
 // takeover summary, and PATCH /v1/sessions/{id}/workset (its union body and its answer).
 import { Type, type Static } from 'typebox'
 import { literals } from './schemas.ts'
+import { CLARIFICATION_STATUSES, RELATION_STATUSES, RELATION_TYPES, TAKEOVER_STATES } from '../../domain/vocabulary.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = Type.String({ minLength: 1, maxLength: 80 })
@@ -14,7 +15,7 @@ export const Clarification = Type.Object({
   question: Type.String(),
   workObjectIds: Type.Array(Type.String()),
   sourceSegmentIds: Type.Array(Type.String()),
-  status: literals(['open', 'confirmed', 'deferred', 'dismissed', 'obsolete'] as const, {
+  status: literals(CLARIFICATION_STATUSES, {
     description: '`obsolete`: the rest of the meeting answered it (e.g. an owner was named later).',
   }),
   answer: Type.Optional(Type.String()),
@@ -27,11 +28,11 @@ export const Clarification = Type.Object({
 export const Relation = Type.Object({
   id: Type.String(),
   workSetId: Type.String(),
-  type: literals(['duplicate-of', 'depends-on', 'supersedes'] as const),
+  type: literals(RELATION_TYPES),
   fromWorkObjectId: Type.String(),
   toWorkObjectId: Type.String(),
   confidence: Type.Number(),
-  status: literals(['proposed', 'confirmed', 'rejected'] as const),
+  status: literals(RELATION_STATUSES),
   decidedById: Type.Optional(Type.String()),
   decidedAt: Type.Optional(Timestamp),
   createdAt: Timestamp,
@@ -102,7 +103,7 @@ export const TakeoverResponse = Type.Object({
   workSetId: Type.String(),
   sessionId: Type.String(),
   revision: Type.Integer({ description: 'The work set\'s revision after the action.' }),
-  takeoverState: literals(['pending', 'ready', 'failed', 'empty'] as const),
+  takeoverState: literals(TAKEOVER_STATES),
   takeoverSummary: Type.Optional(Type.Ref('TakeoverSummary')),
   takeoverFailure: Type.Optional(TakeoverFailure),
   retry: Type.Optional(Type.Object({ action: Type.Literal('takeover.retry') }, { description: 'Present when takeoverState is failed.' })),

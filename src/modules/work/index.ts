@@ -23,6 +23,8 @@ export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'
 export { recordFollowups, type ProposedRelation, type RaisedClarification } from './followups.ts'
 export { deriveTakeover } from './takeover.ts'
+export { checkSegments } from './service.ts'
+export { listTargetedWorkTitles, setNeedsRebuild } from './repo.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

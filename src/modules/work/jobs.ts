@@ -2,8 +2,9 @@
 // meeting had no action item gets one (record.ts enqueues it, one pending per set).
 import { defineJob } from '../../platform/jobs/index.ts'
 import { deriveTakeover } from './takeover.ts'
+import { JOBS } from '../../domain/jobs.ts'
 
-export const TAKEOVER_JOB = 'work.takeover'
+export const TAKEOVER_JOB = JOBS.takeover
 
 export const takeoverJob = defineJob<{ sessionId: string }>({
   name: TAKEOVER_JOB,

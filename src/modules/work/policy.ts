@@ -2,30 +2,23 @@
 // and who may do what. No I/O here; service.ts applies them inside its transactions.
 import type { Membership } from '../../platform/auth/actor.ts'
 import { isManager } from '../../platform/auth/policy.ts'
-import type { WorkKind, WorkStage } from '../../platform/db/tables.ts'
+import { SEMANTIC_TYPES, WORK_FAMILIES, WORK_STAGES, WORK_TAXONOMY, type WorkKind, type WorkStage } from '../../domain/vocabulary.ts'
 
 /** Each kind's family and its semantic types; the first semantic type is the default. */
-export const KIND_SEMANTICS: Record<WorkKind, { family: string; semanticTypes: readonly string[] }> = {
-  action: { family: 'commitment', semanticTypes: ['task', 'follow-up', 'request'] },
-  decision: { family: 'decision', semanticTypes: ['choice', 'policy'] },
-  question: { family: 'inquiry', semanticTypes: ['open-question', 'risk'] },
-  outcome: { family: 'result', semanticTypes: ['outcome', 'metric'] },
-  reference: { family: 'artifact', semanticTypes: ['link', 'document'] },
-}
-
-export const FAMILIES = [...new Set(Object.values(KIND_SEMANTICS).map((entry) => entry.family))]
-export const SEMANTIC_TYPES = [...new Set(Object.values(KIND_SEMANTICS).flatMap((entry) => entry.semanticTypes))]
+export const KIND_SEMANTICS = WORK_TAXONOMY
+export const FAMILIES = WORK_FAMILIES
+export { SEMANTIC_TYPES }
 
 /** The family and semantic type of a kind, defaults filled in; a mismatch names its field. */
 export function resolveSemantics(kind: WorkKind, family?: string, semanticType?: string):
   { family: string; semanticType: string } | { error: 'family' | 'semanticType' } {
-  const entry = KIND_SEMANTICS[kind]
+  const entry: { family: string; semanticTypes: readonly string[] } = KIND_SEMANTICS[kind]
   if (family !== undefined && family !== entry.family) return { error: 'family' }
   if (semanticType !== undefined && !entry.semanticTypes.includes(semanticType)) return { error: 'semanticType' }
   return { family: entry.family, semanticType: semanticType ?? entry.semanticTypes[0]! }
 }
 
-export const STAGES: readonly WorkStage[] = ['captured', 'structured', 'executing', 'ready-for-review', 'accepted']
+export const STAGES: readonly WorkStage[] = WORK_STAGES
 
 /** One step forward or any number back; staying put is no move. */
 export function canMoveStage(from: WorkStage, to: WorkStage): boolean {

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { WorkKind } from '../../platform/db/tables.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
-import { findSessionRow } from '../sessions/index.ts'
+import { findSessionById, findSessionRow } from '../sessions/index.ts'
 import { contentHash, normalizeContent } from './content.ts'
 import { resolveSemantics } from './policy.ts'
 import * as present from './presenter.ts'
@@ -44,7 +44,7 @@ export async function createProposal(deps: AppDeps, executor: Executor, input: P
   const semantics = resolveSemantics(input.kind, input.family, input.semanticType)
   if ('error' in semantics) throw new AppError('validation_failed', `${semantics.error} does not belong to kind ${input.kind}`)
   return inTransaction(deps, executor, async (trx) => {
-    const session = await trx.selectFrom('capture_sessions').select('workspace_id').where('id', '=', input.sessionId).executeTakeFirst()
+    const session = await findSessionById(trx, input.sessionId)
     const row = session && await findSessionRow(trx, session.workspace_id, input.sessionId)
     if (!row) return notFound('session', input.sessionId)
     const sourceSegmentIds = await checkSegments(trx, row.id, input.sourceSegmentIds)

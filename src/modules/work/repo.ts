@@ -7,6 +7,8 @@ import type {
   ReviewTaskTable, Tables, WorkActivityTable, WorkCommentTable, WorkObjectTable, WorkRevisionTable, WorkSetTable,
 } from '../../platform/db/tables.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
+import { sessionStates } from '../sessions/index.ts'
+import { accountSettings } from '../workspace/index.ts'
 
 export type WorkSetRow = Selectable<WorkSetTable> & { session_state: string }
 export type WorkObjectRow = Selectable<WorkObjectTable>
@@ -25,27 +27,30 @@ const toSet = (row: WorkSetRow): WorkSetRow => ({ ...row, revision: Number(row.r
 
 // ---- work sets ----
 
-const setWithSession = (db: Executor) => db.selectFrom('work_sets as w')
-  .innerJoin('capture_sessions as s', 's.id', 'w.session_id')
-  .selectAll('w').select('s.state as session_state')
-
 const setById = prepared((db: Db, workspaceId: string, id: string) =>
-  setWithSession(db).where('w.id', '=', id).where('w.workspace_id', '=', workspaceId))
+  db.selectFrom('work_sets').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId))
+
+/** Each set with its session's state (the sessions module's), which the takeover view depends on. */
+async function withSessionState(db: Executor, rows: Selectable<WorkSetTable>[]): Promise<WorkSetRow[]> {
+  if (rows.length === 0) return []
+  const states = await sessionStates(db, [...new Set(rows.map((row) => row.session_id))])
+  return rows.map((row) => toSet({ ...row, session_state: states.get(row.session_id) ?? 'ready' }))
+}
 
 export async function findWorkSet(db: Executor, workspaceId: string, id: string) {
-  const [row] = await setById(db as Db, workspaceId, id)
-  return row ? toSet(row) : undefined
+  const [row] = await withSessionState(db, await setById(db as Db, workspaceId, id))
+  return row
 }
 
 export async function findWorkSetOfSession(db: Executor, sessionId: string) {
-  const row = await setWithSession(db).where('w.session_id', '=', sessionId).executeTakeFirst()
-  return row ? toSet(row) : undefined
+  const row = await db.selectFrom('work_sets').selectAll().where('session_id', '=', sessionId).executeTakeFirst()
+  return row ? (await withSessionState(db, [row]))[0] : undefined
 }
 
 export async function listConversationWorkSets(db: Executor, workspaceId: string, conversationId: string) {
-  const rows = await setWithSession(db).where('w.conversation_id', '=', conversationId).where('w.workspace_id', '=', workspaceId)
-    .orderBy('w.created_at', 'desc').orderBy('w.id', 'desc').execute()
-  return rows.map(toSet)
+  const rows = await db.selectFrom('work_sets').selectAll().where('conversation_id', '=', conversationId).where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+  return withSessionState(db, rows)
 }
 
 /** The session's work set with its row locked until the transaction ends (PostgreSQL; SQLite serialises writers). */
@@ -207,9 +212,7 @@ export const listActivity = (db: Executor, workObjectId: string) =>
 
 /** The member's content permission in the workspace, or undefined for someone who is not a member. */
 export async function memberPermission(db: Executor, workspaceId: string, accountId: string) {
-  const row = await db.selectFrom('workspace_members').select(['content_permission', 'access_role'])
-    .where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).executeTakeFirst()
-  return row
+  return accountSettings.findMembership(db, accountId, workspaceId)
 }
 
 export async function accountName(db: Executor, accountId: string) {
@@ -236,3 +239,14 @@ export async function accountNames(db: Executor, accountIds: string[]): Promise<
 }
 
 export type { Tables }
+
+/** Flags (or clears) `needsRebuild` on the work sets of these sessions (the extraction module's gate changed). */
+export async function setNeedsRebuild(db: Executor, sessionIds: string[], needsRebuild: boolean) {
+  if (sessionIds.length === 0) return
+  await db.updateTable('work_sets').set({ needs_rebuild: needsRebuild ? 1 : 0 }).where('session_id', 'in', sessionIds).execute()
+}
+
+/** Titles of work objects aimed at a project, for ranking a meeting's project suggestions. */
+export const listTargetedWorkTitles = (db: Executor, workspaceId: string) =>
+  db.selectFrom('work_objects').select(['target_project_id', 'title'])
+    .where('workspace_id', '=', workspaceId).where('target_project_id', 'is not', null).limit(5000).execute()

@@ -1,6 +1,7 @@
 // TypeBox schemas of the work module: work sets, work objects, revisions, review tasks, comments.
 import { Type, type Static } from 'typebox'
 import { FAMILIES, SEMANTIC_TYPES } from './policy.ts'
+import { PROPOSAL_STATES, RESPONSIBILITY_STATES, REVIEW_TASK_STATES, TAKEOVER_STATES, WORK_KINDS, WORK_STAGES } from '../../domain/vocabulary.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = Type.String({ minLength: 1, maxLength: 80 })
@@ -8,14 +9,14 @@ const Id = Type.String({ minLength: 1, maxLength: 80 })
 export const literals = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 
-export const Kind = literals(['outcome', 'decision', 'action', 'question', 'reference'] as const, {
+export const Kind = literals(WORK_KINDS, {
   description: 'MeetingWorkKind, the unified team label; `family` and `semanticType` refine it.',
 })
-export const Stage = literals(['captured', 'structured', 'executing', 'ready-for-review', 'accepted'] as const)
+export const Stage = literals(WORK_STAGES)
 export const NextStep = literals(['organize', 'runner-a', 'moodboard', 'visual-proposal'] as const, {
   description: 'The production branch chosen when capturing. It prepares internal work only and triggers nothing external.',
 })
-export const ResponsibilityStateSchema = literals(['todo', 'in-progress', 'blocked', 'done'] as const)
+export const ResponsibilityStateSchema = literals(RESPONSIBILITY_STATES)
 const Title = Type.String({ minLength: 1, maxLength: 500, description: 'At least one character after trimming.' })
 const Summary = Type.String({ maxLength: 20_000 })
 const Note = Type.String({ maxLength: 2000 })
@@ -69,7 +70,7 @@ export const WorkObjectRevision = Type.Object({
   content: Type.Object({ title: Type.String(), summary: Type.Optional(Type.String()) }),
   authorKind: literals(['person', 'ai'] as const),
   authorId: Type.Optional(Type.String()),
-  proposalState: Type.Optional(literals(['pending', 'accepted', 'rejected', 'superseded'] as const)),
+  proposalState: Type.Optional(literals(PROPOSAL_STATES)),
   confidence: Type.Optional(Type.Number()),
   createdAt: Timestamp,
 }, { $id: 'WorkObjectRevision' })
@@ -78,7 +79,7 @@ export const ReviewTask = Type.Object({
   id: Type.String(),
   workObjectId: Type.String(),
   workSetId: Type.String(),
-  state: literals(['open', 'requested', 'approved', 'changes-requested', 'returned', 'taken-over'] as const, {
+  state: literals(REVIEW_TASK_STATES, {
     description: 'open: a reviewer may be designated; requested: a revision awaits a decision; the rest are final decisions.',
   }),
   reviewerId: Type.Optional(Type.String()),
@@ -109,7 +110,7 @@ export const WorkSetV2 = Type.Object({
   sessionId: Type.String(),
   conversationId: Type.String(),
   revision: Type.Integer({ description: 'Bumped by every change to the set or its objects.' }),
-  takeoverState: literals(['pending', 'ready', 'failed', 'empty'] as const),
+  takeoverState: literals(TAKEOVER_STATES),
   needsRebuild: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -123,7 +124,7 @@ export const WorkSetDetail = Type.Object({
   actions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'ActionV2[]; empty until actions exist.' }),
   executions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'ExecutionV2[]; empty until executions exist.' }),
   needsRebuild: Type.Boolean(),
-  takeoverState: literals(['pending', 'ready', 'failed', 'empty'] as const),
+  takeoverState: literals(TAKEOVER_STATES),
   takeoverSummary: Type.Optional(Type.Ref('TakeoverSummary', { description: 'The latest non-superseded takeover summary; omitted when the set has no real action items.' })),
   takeoverFailure: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String(), at: Type.String({ format: 'date-time' }) }, {
     description: 'When takeoverState is failed: why. PATCH /v1/sessions/{id}/workset with `takeover.retry` derives it again.',

@@ -8,7 +8,7 @@ import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import type { WorkKind } from '../../platform/db/tables.ts'
 import { findProject } from '../projects/index.ts'
-import { findSessionRow, type SessionRow } from '../sessions/index.ts'
+import { findConversationInWorkspace, findSessionRow, type SessionRow } from '../sessions/index.ts'
 import { findSessionSegments } from '../transcripts/index.ts'
 import { contentHash, normalizeContent, type WorkContent } from './content.ts'
 import { canMoveStage, isOwnerOrManager, resolveSemantics } from './policy.ts'
@@ -174,8 +174,7 @@ export async function getWorkSetDetail(deps: AppDeps, caller: Caller, workSetId:
 
 export async function listConversationWorkSets(deps: AppDeps, caller: Caller, conversationId: string) {
   const db = deps.database.db
-  const conversation = await db.selectFrom('conversations').select('id')
-    .where('id', '=', conversationId).where('workspace_id', '=', caller.membership.workspaceId).executeTakeFirst()
+  const conversation = await findConversationInWorkspace(db, caller.membership.workspaceId, conversationId)
   if (!conversation) notFound('conversation', conversationId)
   const sets = await repo.listConversationWorkSets(db, caller.membership.workspaceId, conversationId)
   const actions = await repo.countRealActions(db, sets.map((set) => set.id))

@@ -1,15 +1,15 @@
-// Workspace: its members (list, change, remove; the last owner stays), invitations (invite,
-// resend, revoke, the public login intent, accept) and each member's notifications. Other modules
-// notify people through `notify`, and the account module joins by invitation through `joinByInvitation`.
+// Workspace: its members (list, change, remove; the last owner stays) and invitations (invite,
+// resend, revoke, the public login intent, accept). The account module joins by invitation through
+// `joinByInvitation`. Owns workspaces, workspace_members, invitations and account_settings.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import { memberRoutes } from './members/routes.ts'
-import { notificationRoutes } from './notifications/routes.ts'
 import { workspaceSchemas } from './schemas.ts'
 
-export { notify, type NewNotification, type NotificationKind } from './notifications/service.ts'
 export { listMembers } from './members/repo.ts'
+/** an account's settings and memberships, for the account module (bootstrap, profile, avatar) */
+export * as accountSettings from './accounts.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'
 export { findPendingInvitationForEmail, type InvitationRow } from './invitations/repo.ts'
 
@@ -18,6 +18,5 @@ export function workspaceModule(deps: AppDeps): FastifyPluginAsync {
     for (const schema of workspaceSchemas) app.addSchema(schema)
     memberRoutes(app, deps)
     invitationRoutes(app, deps)
-    notificationRoutes(app, deps)
   }
 }

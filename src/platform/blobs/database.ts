@@ -1,7 +1,7 @@
 // Blobs in the `blobs` table, so every node of a cluster sees them without shared disks.
 import type { Db } from '../db/index.ts'
 import { nowIso } from '../ids.ts'
-import { assertBlobKey, type BlobStore } from './store.ts'
+import { assertBlobKey, type BlobStore } from './types.ts'
 
 export function createDatabaseBlobStore(db: Db): BlobStore {
   return {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { assertBlobKey, type BlobStore } from './store.ts'
+import { assertBlobKey, type BlobStore } from './types.ts'
 
 export function createFileBlobStore(root: string): BlobStore {
   const fileOf = (key: string) => {

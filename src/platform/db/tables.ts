@@ -3,7 +3,6 @@
 // auth_session, auth_account and auth_verification (created by its own migrator, see migrate.ts).
 // Timestamps are ISO 8601 text on both databases, booleans are 0/1 integers: one portable shape.
 import type { PlatformTables } from './tables/platform.ts'
-import type { AccountTables } from './tables/account.ts'
 import type { WorkspaceTables } from './tables/workspace.ts'
 import type { ProjectsTables } from './tables/projects.ts'
 import type { AssetsTables } from './tables/assets.ts'
@@ -12,9 +11,9 @@ import type { TranscriptsTables } from './tables/transcripts.ts'
 import type { SharesTables } from './tables/shares.ts'
 import type { ExtractionTables } from './tables/extraction.ts'
 import type { WorkTables } from './tables/work.ts'
+import type { NotificationsTables } from './tables/notifications.ts'
 
 export type * from './tables/platform.ts'
-export type * from './tables/account.ts'
 export type * from './tables/workspace.ts'
 export type * from './tables/projects.ts'
 export type * from './tables/assets.ts'
@@ -23,10 +22,11 @@ export type * from './tables/transcripts.ts'
 export type * from './tables/shares.ts'
 export type * from './tables/extraction.ts'
 export type * from './tables/work.ts'
+export type * from './tables/notifications.ts'
 
 export type Tables = PlatformTables &
-  AccountTables &
   WorkspaceTables &
+  NotificationsTables &
   ProjectsTables &
   AssetsTables &
   SessionsTables &

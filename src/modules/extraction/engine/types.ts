@@ -1,5 +1,6 @@
 // The extraction engine contract: transcript segments in, proposed work items, clarify items and
 // relations out. Pure data; `extractive` (built in) and `grounded-ai` (an LLM) both implement it.
+import { CLARIFICATION_KINDS, RELATION_TYPES, WORK_KINDS, WORK_TAXONOMY, type ClarificationKind, type RelationType, type SemanticType, type SemanticTypeOf, type WorkFamily, type WorkKind } from '../../../domain/vocabulary.ts'
 
 export type TranscriptSegmentInput = {
   id: string
@@ -25,21 +26,12 @@ export type ExtractionInput = {
   locale?: string
 }
 
-export const itemKinds = ['outcome', 'decision', 'action', 'question', 'reference'] as const
-export type ItemKind = (typeof itemKinds)[number]
-
-/** The family of each kind and its allowed semantic types (DESIGN §7). */
-export const itemTaxonomy = {
-  action: { family: 'commitment', semanticTypes: ['task', 'follow-up', 'request'] },
-  decision: { family: 'decision', semanticTypes: ['choice', 'policy'] },
-  question: { family: 'inquiry', semanticTypes: ['open-question', 'risk'] },
-  outcome: { family: 'result', semanticTypes: ['outcome', 'metric'] },
-  reference: { family: 'artifact', semanticTypes: ['link', 'document'] },
-} as const satisfies Record<ItemKind, { family: string; semanticTypes: readonly string[] }>
-
-export type ItemFamily = (typeof itemTaxonomy)[ItemKind]['family']
-export type SemanticType = (typeof itemTaxonomy)[ItemKind]['semanticTypes'][number]
-export type SemanticTypeOf<K extends ItemKind> = (typeof itemTaxonomy)[K]['semanticTypes'][number]
+// Kinds and their taxonomy are Confer's shared vocabulary (src/domain/vocabulary.ts).
+export const itemKinds = WORK_KINDS
+export type ItemKind = WorkKind
+export const itemTaxonomy = WORK_TAXONOMY
+export type ItemFamily = WorkFamily
+export type { SemanticType, SemanticTypeOf }
 
 export type ExtractedItem = {
   /** Deterministic: the same transcript (or a longer one) gives the same key to the same item. */
@@ -60,8 +52,8 @@ export type ExtractedItem = {
   sourceSegmentIds: string[]
 }
 
-export const clarificationKinds = ['missing-owner', 'contradiction', 'ambiguous-reference'] as const
-export type ClarificationKind = (typeof clarificationKinds)[number]
+export const clarificationKinds = CLARIFICATION_KINDS
+export type { ClarificationKind }
 
 export type Clarification = {
   key: string
@@ -71,8 +63,8 @@ export type Clarification = {
   sourceSegmentIds: string[]
 }
 
-export const relationTypes = ['duplicate-of', 'depends-on', 'supersedes'] as const
-export type RelationType = (typeof relationTypes)[number]
+export const relationTypes = RELATION_TYPES
+export type { RelationType }
 
 export type Relation = { key: string; type: RelationType; fromKey: string; toKey: string; confidence: number }
 

@@ -6,7 +6,7 @@ import { AppError } from '../../../platform/http/errors.ts'
 import { constantTimeEqual, sha256Hex } from '../../../platform/ids.ts'
 import { addProjectMember, defaultProjectRole, findProject } from '../../projects/index.ts'
 import * as members from '../members/repo.ts'
-import { notify } from '../notifications/service.ts'
+import { notify } from '../../notifications/index.ts'
 import { invitationStatus } from './presenter.ts'
 import * as repo from './repo.ts'
 

@@ -9,8 +9,9 @@ export type ConversationTable = {
   created_at: string
 }
 
-export type CaptureMode = 'microphone' | 'microphone-and-system-audio'
-export type CaptureSessionState = 'recording' | 'processing' | 'ready' | 'failed'
+import type { CaptureMode, CaptureSessionState } from '../../../domain/vocabulary.ts'
+
+export type { CaptureMode, CaptureSessionState }
 
 export type CaptureSessionTable = {
   id: string

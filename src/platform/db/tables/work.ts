@@ -1,12 +1,9 @@
 // Row types of the tables owned by the work module.
 // Only that owner queries them; other modules go through its index.ts (docs/ARCHITECTURE.md).
+import type { ClarificationStatus, ProposalState, RelationStatus, RelationType, ResponsibilityState, ReviewTaskState, TakeoverState, WorkKind, WorkStage } from '../../../domain/vocabulary.ts'
 
-export type WorkKind = 'outcome' | 'decision' | 'action' | 'question' | 'reference'
-export type WorkStage = 'captured' | 'structured' | 'executing' | 'ready-for-review' | 'accepted'
-export type ResponsibilityState = 'todo' | 'in-progress' | 'blocked' | 'done'
-export type ProposalState = 'pending' | 'accepted' | 'rejected' | 'superseded'
-export type ReviewTaskState = 'open' | 'requested' | 'approved' | 'changes-requested' | 'returned' | 'taken-over'
-export type TakeoverState = 'pending' | 'ready' | 'failed' | 'empty'
+export type { ClarificationStatus, ProposalState, RelationStatus, ResponsibilityState, ReviewTaskState, TakeoverState, WorkKind, WorkStage }
+
 
 export type WorkSetTable = {
   id: string
@@ -20,7 +17,6 @@ export type WorkSetTable = {
   updated_at: string
 }
 
-export type ClarificationStatus = 'open' | 'confirmed' | 'deferred' | 'dismissed' | 'obsolete'
 export type WorkClarificationTable = {
   id: string
   work_set_id: string
@@ -40,13 +36,12 @@ export type WorkClarificationTable = {
   updated_at: string
 }
 
-export type RelationStatus = 'proposed' | 'confirmed' | 'rejected'
 export type WorkRelationTable = {
   id: string
   work_set_id: string
   session_id: string
   relation_key: string
-  type: 'duplicate-of' | 'depends-on' | 'supersedes'
+  type: RelationType
   from_object_id: string
   to_object_id: string
   confidence: number

@@ -1,4 +1,4 @@
-// Row types of the tables owned by the workspace module (workspaces, members, invitations, notifications).
+// Row types of the tables owned by the workspace module (workspaces, members and their account settings, invitations).
 // Only that owner queries them; other modules go through its index.ts (docs/ARCHITECTURE.md).
 import type { ColumnType } from 'kysely'
 
@@ -43,23 +43,20 @@ export type InvitationTable = {
   send_count: ColumnType<number, number | undefined, number>
 }
 
-export type NotificationTable = {
-  id: string
-  workspace_id: string
-  recipient_account_id: string
-  kind: string
-  actor_account_id: string | null
-  subject_type: string | null
-  subject_id: string | null
-  /** JSON object */
-  data: string
-  read_at: string | null
+
+export type AccountSettingsTable = {
+  account_id: string
+  active_workspace_id: string | null
+  locale: string | null
+  timezone: string | null
+  avatar_asset_id: string | null
   created_at: string
+  updated_at: string
 }
 
 export type WorkspaceTables = {
+  account_settings: AccountSettingsTable
   workspaces: WorkspaceTable
   workspace_members: WorkspaceMemberTable
   invitations: InvitationTable
-  notifications: NotificationTable
 }

@@ -10,8 +10,8 @@ import { canEditContent } from '../../platform/auth/policy.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { CLOSE_POLICY, runSocket, socketMember, SocketError, type ClientMessage } from '../../platform/realtime/socket.ts'
-import { acceptClientSegment, type ClientSegment } from '../transcripts/client.ts'
-import { endSession, findConversationInWorkspace } from './index.ts'
+import { endSession, findConversationInWorkspace } from '../sessions/index.ts'
+import { acceptClientSegment, type ClientSegment } from '../transcripts/index.ts'
 
 const PRESENCE_STATES = ['active', 'idle', 'away']
 

@@ -1,12 +1,12 @@
-// Candidate segments and titles for a search, ranked by the database: bm25 over the FTS5 trigram
+// Candidate transcript segments for a search (the search and answers modules call it through index.ts), ranked by the database: bm25 over the FTS5 trigram
 // index (SQLite) or ts_rank over the full-text index with substring matches (PostgreSQL).
 import { sql } from 'kysely'
 import type { Database } from '../../platform/db/index.ts'
-import { ftsExpression, likePattern, type Terms } from './query.ts'
+import { ftsExpression, likePattern, type Terms } from '../../platform/db/text-search.ts'
 
 export type SegmentHit = { id: string; session_id: string; text: string; score: number }
 
-const CANDIDATES = 300
+export const CANDIDATES = 300
 
 /** A term with no letter case (Chinese, digits) is found with instr(), which skips lower()-ing every row. */
 const caseless = (term: string) => term.toLowerCase() === term.toUpperCase()
@@ -53,11 +53,4 @@ export async function segmentHits(database: Database, workspaceId: string, terms
   ]))
   for (const term of terms.short) query = query.where(pgContains(term))
   return (await query.orderBy('score', 'desc').limit(CANDIDATES).execute()).map((row) => ({ ...row, score: Number(row.score) }))
-}
-
-/** Sessions of the workspace whose title holds every term. */
-export async function titleHits(database: Database, workspaceId: string, terms: Terms) {
-  let query = database.db.selectFrom('capture_sessions').select(['id', 'title']).where('workspace_id', '=', workspaceId)
-  for (const term of terms.all) query = query.where(sql<boolean>`lower(title) like ${likePattern(term)} escape '\\'`)
-  return query.limit(CANDIDATES).execute()
 }

@@ -1,3 +1,5 @@
+// Text search helpers shared by the modules that search (no business rules): terms, the FTS5
+// expression, LIKE patterns and HTML snippets.
 // Search terms and snippets. Terms are the query's whitespace-separated words (a Chinese query is
 // one run of characters); matching is case-insensitive substring matching on both databases.
 export type Terms = { all: string[]; long: string[]; short: string[] }

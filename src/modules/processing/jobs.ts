@@ -1,17 +1,16 @@
-// Background work of capture sessions. Processing transcribes what remains of the audio (with the
-// configured engine; with client-side recognition there is nothing to do) and moves the session
-// from `processing` to `ready` once the transcript's work items are proposed (extraction) and the
-// takeover summary is derived. A job that keeps failing marks it `failed` with the last error.
+// The after-capture chain of an ended session. Processing transcribes what remains of the audio
+// (with the configured engine; with client-side recognition there is nothing to do) and moves the
+// session from `processing` to `ready` once the transcript's work items are proposed (extraction)
+// and the takeover summary is derived. A job that keeps failing marks it `failed` with the last error.
+import { JOBS, type SessionJobPayload } from '../../domain/jobs.ts'
 import { defineJob } from '../../platform/jobs/index.ts'
-import { refineSession } from '../extraction/refine.ts'
+import { refineSession } from '../extraction/index.ts'
+import { finishProcessing } from '../sessions/index.ts'
 import { transcribeSession } from '../transcripts/index.ts'
 import { deriveTakeover } from '../work/index.ts'
-import { finishProcessing, PROCESS_SESSION_JOB } from './service.ts'
 
-export type ProcessSessionPayload = { sessionId: string }
-
-export const processSessionJob = defineJob<ProcessSessionPayload>({
-  name: PROCESS_SESSION_JOB,
+export const processSessionJob = defineJob<SessionJobPayload>({
+  name: JOBS.processSession,
   maxAttempts: 5,
   backoff: 2000,
   async handler({ sessionId }, { deps, log }) {

@@ -2,12 +2,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppDeps } from '../../../platform/deps.ts'
-import { memberOf } from '../../../platform/http/guards.ts'
-import { problems } from '../../../platform/http/problem.ts'
-import { TAGS } from '../../../platform/http/tags.ts'
-import * as schemas from '../schemas.ts'
-import { runSocket, socketMember } from '../../../platform/realtime/socket.ts'
+import type { AppDeps } from '../../platform/deps.ts'
+import { memberOf } from '../../platform/http/guards.ts'
+import { problems } from '../../platform/http/problem.ts'
+import { TAGS } from '../../platform/http/tags.ts'
+import * as schemas from './schemas.ts'
+import { runSocket, socketMember } from '../../platform/realtime/socket.ts'
 import { inboxStream, listNotifications, markNotificationsRead } from './service.ts'
 
 const tags = [TAGS.workspace]

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import { beforeAll, expect, it } from 'vitest'
-import { eachDatabase } from '../../../../test/harness.ts'
-import { connectSocket } from '../../../../test/ws-client.ts'
-import { joinWorkspace, startRecording } from '../../sessions/testing.ts'
+import { eachDatabase } from '../../../test/harness.ts'
+import { connectSocket } from '../../../test/ws-client.ts'
+import { joinWorkspace, startRecording } from '../sessions/testing.ts'
 
 eachDatabase('notification inbox (realtime)', (h) => {
   let base = ''

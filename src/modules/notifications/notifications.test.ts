@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
-import { eachDatabase, type Member } from '../../../../test/harness.ts'
-import { notify } from '../index.ts'
-import { inviteAndJoin } from '../testing.ts'
+import { eachDatabase, type Member } from '../../../test/harness.ts'
+import { notify } from './index.ts'
+import { inviteAndJoin } from '../workspace/testing.ts'
 
 eachDatabase('notifications', (h) => {
   async function write(recipient: Member, count: number, kind = 'test.ping') {

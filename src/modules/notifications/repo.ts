@@ -1,6 +1,6 @@
 // Kysely queries of notifications. Every query is scoped to (recipient, workspace).
 import { sql, type Kysely, type Transaction } from 'kysely'
-import type { Tables } from '../../../platform/db/tables.ts'
+import type { Tables } from '../../platform/db/tables.ts'
 
 export type Executor = Kysely<Tables> | Transaction<Tables>
 export type NotificationRow = Tables['notifications'] & { actor_name: string | null }

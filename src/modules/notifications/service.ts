@@ -2,14 +2,14 @@
 // that notifies calls it) and appends `notification.created` to the recipient's inbox stream in the
 // same transaction, so it is pushed on their realtime inbox (GET /v1/collaboration/notifications/events)
 // exactly when it commits; members list theirs and mark them read.
-import type { AppDeps } from '../../../platform/deps.ts'
-import type { memberOf } from '../../../platform/http/guards.ts'
-import { decodeCursor, paginate } from '../../../platform/http/pagination.ts'
-import { newId, nowIso } from '../../../platform/ids.ts'
-import type { MarkReadInput, NotificationsInput } from '../schemas.ts'
+import type { AppDeps } from '../../platform/deps.ts'
+import type { memberOf } from '../../platform/http/guards.ts'
+import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
+import { newId, nowIso } from '../../platform/ids.ts'
+import type { MarkReadInput, NotificationsInput } from './schemas.ts'
 import { presentNotification } from './presenter.ts'
 import * as repo from './repo.ts'
-import type { EventLog } from '../../../platform/realtime/types.ts'
+import type { EventLog } from '../../platform/realtime/types.ts'
 
 /** Kinds written so far; later modules add theirs (assignment, review, comment…). */
 export type NotificationKind = 'invitation.accepted' | 'project.added' | (string & {})

@@ -1,0 +1,14 @@
+// The blob store contract every store implements (filesystem, database, S3-compatible).
+
+export type BlobStore = {
+  readonly kind: 'fs' | 'database'
+  /** Durable when the promise resolves: a crash after that never loses the bytes. */
+  put(key: string, data: Uint8Array): Promise<void>
+  get(key: string): Promise<Uint8Array | undefined>
+  delete(key: string): Promise<void>
+}
+
+/** Keys are slash-separated segments of [A-Za-z0-9_.-]; anything else is a programming error. */
+export function assertBlobKey(key: string) {
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/.test(key)) throw new Error(`invalid blob key ${key}`)
+}
