@@ -1,6 +1,7 @@
 // Workspace: its members (list, change, remove; the last owner stays), invitations (invite,
 // resend, revoke, the public login intent, accept) and each member's notifications. Other modules
-// notify people through `notify`, and the account module joins by invitation through `joinByInvitation`.
+// notify people through `notify`, and the account module joins by invitation through `joinByInvitation`;
+// billing counts seats through `countSeats` and checks a workspace exists through `findWorkspace`.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { invitationRoutes } from './invitations/routes.ts'
@@ -9,7 +10,8 @@ import { notificationRoutes } from './notifications/routes.ts'
 import { workspaceSchemas } from './schemas.ts'
 
 export { notify, type NewNotification, type NotificationKind } from './notifications/service.ts'
-export { listMembers } from './members/repo.ts'
+export { findWorkspace, listMembers } from './members/repo.ts'
+export { countSeats } from './seats.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'
 export { findPendingInvitationForEmail, type InvitationRow } from './invitations/repo.ts'
 

@@ -1,0 +1,37 @@
+// The Stripe client, built from configuration when billing is on. STRIPE_API_BASE points it at
+// another server (the tests' stand-in for api.stripe.com); the secret key is never logged.
+import Stripe from 'stripe'
+import type { StripeConfig } from '../../config.ts'
+import { AppError } from '../../platform/http/errors.ts'
+
+export type StripeClient = Stripe
+
+export function createStripeClient(config: StripeConfig): StripeClient {
+  const base = config.apiBase
+  return new Stripe(config.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    appInfo: { name: 'Confer' },
+    ...(base ? {
+      host: base.hostname,
+      port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+      protocol: base.protocol === 'https:' ? 'https' : 'http',
+    } : {}),
+  })
+}
+
+/**
+ * Runs a call to Stripe; a failure there (unreachable, refused, misconfigured price) is no fault
+ * of the caller's input, so it answers 503 and is logged without the key.
+ */
+export async function callStripe<T>(log: { error(object: unknown, message: string): void }, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    const failure = error instanceof Stripe.errors.StripeError
+      ? { type: error.type, code: error.code, statusCode: error.statusCode, requestId: error.requestId, message: error.message }
+      : { message: (error as Error).message }
+    log.error({ stripe: failure }, `Stripe ${what} failed`)
+    throw new AppError('service_unavailable', `The payment provider could not ${what} just now; try again shortly.`)
+  }
+}
