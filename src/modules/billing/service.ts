@@ -55,7 +55,7 @@ export async function startCheckout(context: BillingContext, actor: Actor, membe
   const account = await repo.findAccount(db, workspaceId)
   if (hasLiveSubscription(account)) {
     throw new AppError('already_subscribed', 'This workspace already has a subscription: change seats or payment in the billing portal (POST /v1/billing/portal).', {
-      extra: { status: account!.status },
+      extra: { subscriptionStatus: account!.status },
     })
   }
   const seatsUsed = await countSeats(db, workspaceId)
@@ -97,7 +97,7 @@ export function entitlements(deps: AppDeps) {
     if (!deps.config.billing.stripe) return
     const plan = planOf(deps.config.billing, await repo.findAccount(executor, workspaceId))
     const limit = limitsOf(plan, await countSeats(executor, workspaceId)).find((candidate) => candidate.feature === feature)
-    if (limit) throw new AppError(limit.code, limit.detail, { extra: { plan: plan.plan, status: plan.status } })
+    if (limit) throw new AppError(limit.code, limit.detail, { extra: { plan: plan.plan, subscriptionStatus: plan.status } })
   }
   return {
     assertSeatAvailable: (executor: repo.Executor, workspaceId: string) => check(executor, workspaceId, 'invitations'),

@@ -78,9 +78,11 @@ export async function receiveWebhook(context: BillingContext, body: Buffer, sign
       stripe_created_at: isoFromSeconds(event.created), received_at: receivedAt,
     })
     if (!fresh) return { received: true as const, duplicate: true }
-    const workspaceId = target ? await workspaceOf(trx, target, snapshot) : undefined
-    if (!target || !workspaceId) return { received: true as const }
-    const outcome = await applyToWorkspace(trx, workspaceId, target, snapshot, receivedAt)
+    // A subscription Stripe does not know (another account's, a test fixture's) is not ours to track.
+    const tracked = target && (snapshot || !target.subscriptionId) ? target : undefined
+    const workspaceId = tracked ? await workspaceOf(trx, tracked, snapshot) : undefined
+    if (!tracked || !workspaceId) return { received: true as const }
+    const outcome = await applyToWorkspace(trx, workspaceId, tracked, snapshot, receivedAt)
     await repo.setEventOutcome(trx, event.id, outcome, workspaceId)
     return { received: true as const }
   })
