@@ -31,11 +31,13 @@ export async function billingRoutes(base: FastifyInstance, context: BillingConte
   app.post('/v1/billing/checkout', {
     schema: {
       operationId: 'startBillingCheckout', tags,
-      summary: 'Managers: a Stripe Checkout page for a per-seat subscription of this workspace (`seats`, default the seats in use); answers its `url`. 409 `billing_disabled` when the server is self-hosted, 409 `already_subscribed` when a subscription is live (use the portal), 503 when Stripe cannot be reached.',
+      summary: 'Managers: a Stripe Checkout page for a per-seat subscription of this workspace (`seats`, default the seats in use); answers its `url`. Accepts `Idempotency-Key`. 409 `billing_disabled` when the server is self-hosted, 409 `already_subscribed` when a subscription is live (use the portal), 503 when Stripe cannot be reached.',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
       body: schemas.CheckoutBody,
-      response: { 200: Type.Ref('BillingRedirectResponse'), ...problems(400, 401, 403, 409, 429, 503) },
+      response: { 200: Type.Ref('BillingRedirectResponse'), ...problems(400, 401, 403, 409, 422, 429, 503) },
     },
-    config: { access: 'manage' },
+    // A double click with the same key gets the same checkout page (sessions last 24 h, as replays do).
+    config: { access: 'manage', idempotent: true },
   }, (request) => {
     const { actor, membership } = memberOf(request)
     return startCheckout(context, actor, membership, request.body ?? {})

@@ -116,6 +116,19 @@ eachDatabase('billing with Stripe', (h) => {
     expect(sent!.headers.authorization).toBe(`Bearer ${mock.secretKey}`)
   })
 
+  it('answers the same checkout page to a repeated Idempotency-Key, asking Stripe once', async () => {
+    const owner = await h.member()
+    const before = mock.requests.length
+    const headers = { 'idempotency-key': `checkout-${owner.workspaceId}` }
+    const first = await owner.post('/v1/billing/checkout', { seats: 4 }, headers)
+    const again = await owner.post('/v1/billing/checkout', { seats: 4 }, headers)
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200])
+    expect(again.json().url).toBe(first.json().url)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(mock.requests.length - before).toBe(1)
+    expect((await owner.post('/v1/billing/checkout', { seats: 5 }, headers)).statusCode).toBe(422)
+  })
+
   it('checks checkout input: 400 on a body of the wrong shape or fewer seats than in use, 403 for members', async () => {
     const owner = await h.member()
     const member = await inviteAndJoin(h, owner)
