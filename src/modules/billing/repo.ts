@@ -1,6 +1,8 @@
 // Kysely queries of the billing tables (billing_accounts, billing_events), each scoped to one
 // workspace or one Stripe object.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
+import { forUpdate } from '../../platform/db/dialect.ts'
+import type { DialectName } from '../../platform/db/index.ts'
 import type { BillingAccountTable, Tables } from '../../platform/db/tables.ts'
 
 export type Executor = Kysely<Tables> | Transaction<Tables>
@@ -12,13 +14,13 @@ export const findAccount = (db: Executor, workspaceId: string): Promise<BillingA
 export const findAccountByCustomer = (db: Executor, customerId: string): Promise<BillingAccountRow | undefined> =>
   db.selectFrom('billing_accounts').selectAll().where('stripe_customer_id', '=', customerId).executeTakeFirst()
 
-/** The workspace's row, created empty ('none') when it has none yet. */
-export async function ensureAccount(db: Executor, workspaceId: string, now: string): Promise<BillingAccountRow> {
+/** The workspace's row, created empty ('none') when it has none yet, locked for the rest of the transaction. */
+export async function lockAccount(db: Executor, dialect: DialectName, workspaceId: string, now: string): Promise<BillingAccountRow> {
   await db.insertInto('billing_accounts').values({
     workspace_id: workspaceId, stripe_customer_id: null, stripe_subscription_id: null, status: 'none', price_id: null,
     seats: null, current_period_end: null, cancel_at_period_end: 0, synced_at: null, created_at: now, updated_at: now,
   }).onConflict((oc) => oc.column('workspace_id').doNothing()).execute()
-  return (await findAccount(db, workspaceId))!
+  return forUpdate(dialect, db.selectFrom('billing_accounts').selectAll().where('workspace_id', '=', workspaceId)).executeTakeFirstOrThrow()
 }
 
 export const updateAccount = (db: Executor, workspaceId: string, changes: Updateable<BillingAccountTable>) =>

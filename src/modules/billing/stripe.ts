@@ -24,14 +24,20 @@ export function createStripeClient(config: StripeConfig): StripeClient {
  * Runs a call to Stripe; a failure there (unreachable, refused, misconfigured price) is no fault
  * of the caller's input, so it answers 503 and is logged without the key.
  */
-export async function callStripe<T>(log: { error(object: unknown, message: string): void }, what: string, call: () => Promise<T>): Promise<T> {
+export async function callStripe<T>(log: Logger, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (error) {
-    const failure = error instanceof Stripe.errors.StripeError
-      ? { type: error.type, code: error.code, statusCode: error.statusCode, requestId: error.requestId, message: error.message }
-      : { message: (error as Error).message }
-    log.error({ stripe: failure }, `Stripe ${what} failed`)
-    throw new AppError('service_unavailable', `The payment provider could not ${what} just now; try again shortly.`)
+    throw stripeFailure(log, what, error)
   }
+}
+
+type Logger = { error(object: unknown, message: string): void }
+
+export function stripeFailure(log: Logger, what: string, error: unknown): AppError {
+  const failure = error instanceof Stripe.errors.StripeError
+    ? { type: error.type, code: error.code, statusCode: error.statusCode, requestId: error.requestId, message: error.message }
+    : { message: (error as Error).message }
+  log.error({ stripe: failure }, `Stripe: could not ${what}`)
+  return new AppError('service_unavailable', `The payment provider could not ${what} just now; try again shortly.`)
 }

@@ -5,17 +5,12 @@
 // subscription's newest state.
 import Stripe from 'stripe'
 import { AppError } from '../../platform/http/errors.ts'
+import type { DialectName } from '../../platform/db/index.ts'
 import { nowIso } from '../../platform/ids.ts'
 import { findWorkspace } from '../workspace/index.ts'
 import * as repo from './repo.ts'
 import type { BillingContext } from './service.ts'
-import { callStripe } from './stripe.ts'
-
-export const HANDLED_EVENTS = [
-  'checkout.session.completed',
-  'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted',
-  'invoice.paid', 'invoice.payment_failed',
-] as const
+import { stripeFailure } from './stripe.ts'
 
 /** What an event points at; the state itself comes from Stripe. */
 type Target = { workspaceId?: string; customerId?: string; subscriptionId?: string }
@@ -82,7 +77,7 @@ export async function receiveWebhook(context: BillingContext, body: Buffer, sign
     const tracked = target && (snapshot || !target.subscriptionId) ? target : undefined
     const workspaceId = tracked ? await workspaceOf(trx, tracked, snapshot) : undefined
     if (!tracked || !workspaceId) return { received: true as const }
-    const outcome = await applyToWorkspace(trx, workspaceId, tracked, snapshot, receivedAt)
+    const outcome = await applyToWorkspace(trx, deps.database.dialect, workspaceId, tracked, snapshot, receivedAt)
     await repo.setEventOutcome(trx, event.id, outcome, workspaceId)
     return { received: true as const }
   })
@@ -96,7 +91,7 @@ async function readSubscription(context: BillingContext, stripe: Stripe, subscri
   } catch (error) {
     if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined
     // Anything else is retried: answering 503 makes Stripe deliver the event again later.
-    return callStripe(context.log, 'confirm the subscription', () => Promise.reject(error))
+    throw stripeFailure(context.log, 'read the subscription', error)
   }
 }
 
@@ -110,17 +105,18 @@ async function workspaceOf(trx: repo.Executor, target: Target, snapshot: Snapsho
   return named
 }
 
-async function applyToWorkspace(trx: repo.Executor, workspaceId: string, target: Target, snapshot: Snapshot | undefined, now: string) {
-  const account = await repo.ensureAccount(trx, workspaceId, now)
+async function applyToWorkspace(trx: repo.Executor, dialect: DialectName, workspaceId: string, target: Target, snapshot: Snapshot | undefined, now: string) {
+  // Locked, so that of two deliveries applied at once the one with the older read cannot commit last.
+  const account = await repo.lockAccount(trx, dialect, workspaceId, now)
   const customerId = target.customerId ?? idOf(snapshot?.subscription.customer)
   const changes: Parameters<typeof repo.updateAccount>[2] = {}
   if (customerId && !account.stripe_customer_id && !(await repo.findAccountByCustomer(trx, customerId))) {
     changes.stripe_customer_id = customerId
   }
-  const outcome = snapshot && supersedes(account, snapshot) ? 'applied' : snapshot ? 'stale' : 'applied'
-  if (snapshot && outcome === 'applied') Object.assign(changes, subscriptionState(snapshot))
+  const applies = snapshot !== undefined && supersedes(account, snapshot)
+  if (applies) Object.assign(changes, subscriptionState(snapshot))
   if (Object.keys(changes).length > 0) await repo.updateAccount(trx, workspaceId, { ...changes, updated_at: now })
-  return outcome
+  return snapshot && !applies ? 'stale' : 'applied'
 }
 
 /** Whether a read of the subscription may replace what the workspace has. */
