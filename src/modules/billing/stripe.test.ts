@@ -86,6 +86,16 @@ describe('the Stripe stand-in', () => {
 })
 
 eachDatabase('billing with Stripe', (h) => {
+  it('answers 401 without a session on every billing route but the webhook, before asking Stripe', async () => {
+    const before = mock.requests.length
+    for (const [method, url] of [['GET', '/v1/billing'], ['POST', '/v1/billing/checkout'], ['POST', '/v1/billing/portal']] as const) {
+      const response = await h.anonymous.request(method, url, { payload: {} })
+      expect(response.statusCode, url).toBe(401)
+      expect(response.json().code).toBe('unauthenticated')
+    }
+    expect(mock.requests.length).toBe(before)
+  })
+
   it('shows the free plan before any subscription: seats used and allowed, managers may manage', async () => {
     const owner = await h.member()
     const member = await inviteAndJoin(h, owner)
