@@ -13,7 +13,7 @@ import { createStripeClient } from './stripe.ts'
 export function billingModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
     const stripeConfig = deps.config.billing.stripe
-    const stripe = stripeConfig ? createStripeClient(stripeConfig) : undefined
+    const stripe = stripeConfig ? await createStripeClient(stripeConfig) : undefined
     if (stripe) deps.ports.entitlements = entitlements(deps)
     for (const schema of billingSchemas) app.addSchema(schema)
     await billingRoutes(app, { deps, stripe, log: app.log })

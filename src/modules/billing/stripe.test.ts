@@ -276,6 +276,20 @@ eachDatabase('billing with Stripe', (h) => {
     expect(await summary(owner)).toMatchObject({ plan: 'team', seats: { allowed: 7 } })
   })
 
+  it('answers 503 when Stripe cannot confirm the subscription, records nothing, and applies the redelivery', async () => {
+    const owner = await h.member()
+    const subscription = mock.createSubscription({ workspaceId: owner.workspaceId, quantity: 4 })
+    const event = checkoutCompleted(subscription, owner.workspaceId)
+    mock.failNext(3)
+    const failed = await deliver(h, event)
+    mock.failNext(0)
+    expect(failed.statusCode).toBe(503)
+    expect(failed.json().code).toBe('service_unavailable')
+    expect(await h.database.db.selectFrom('billing_events').selectAll().where('id', '=', event.id).execute()).toEqual([])
+    expect(await delivered(h, event)).toEqual({ received: true })
+    expect(await summary(owner)).toMatchObject({ plan: 'team', seats: { allowed: 4 } })
+  })
+
   it('acknowledges events it does not track: other types, unknown subscriptions and workspaces', async () => {
     const owner = await h.member()
     const foreign = mock.createSubscription({ workspaceId: 'wsp_01JAAAAAAAAAAAAAAAAAAAAAAA', quantity: 2 })

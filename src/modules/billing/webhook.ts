@@ -3,14 +3,14 @@
 // for state: the subscription they name is read again from Stripe, and a read that started before
 // the one already applied is dropped, so deliveries in any order, repeated or late, end in the
 // subscription's newest state.
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { AppError } from '../../platform/http/errors.ts'
 import type { DialectName } from '../../platform/db/index.ts'
 import { nowIso } from '../../platform/ids.ts'
 import { findWorkspace } from '../workspace/index.ts'
 import * as repo from './repo.ts'
 import type { BillingContext } from './service.ts'
-import { stripeFailure } from './stripe.ts'
+import { isStripeError, stripeFailure } from './stripe.ts'
 
 /** What an event points at; the state itself comes from Stripe. */
 type Target = { workspaceId?: string; customerId?: string; subscriptionId?: string }
@@ -89,7 +89,7 @@ async function readSubscription(context: BillingContext, stripe: Stripe, subscri
   try {
     return { subscription: await stripe.subscriptions.retrieve(subscriptionId), readAt }
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined
+    if (isStripeError(error) && error.type === 'StripeInvalidRequestError' && error.statusCode === 404) return undefined
     // Anything else is retried: answering 503 makes Stripe deliver the event again later.
     throw stripeFailure(context.log, 'read the subscription', error)
   }
