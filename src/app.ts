@@ -41,6 +41,7 @@ import { workModule } from './modules/work/index.ts'
 import { notificationsModule } from './modules/notifications/index.ts'
 import { conversationsModule } from './modules/conversations/index.ts'
 import { processingModule } from './modules/processing/index.ts'
+import { billingModule } from './modules/billing/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(workModule(deps))
   await app.register(conversationsModule(deps))
   await app.register(processingModule(deps))
+  await app.register(billingModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }
