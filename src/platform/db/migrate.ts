@@ -16,6 +16,7 @@ import { extraction } from './migrations/0010_extraction.ts'
 import { followups } from './migrations/0011_followups.ts'
 import { searchKeys } from './migrations/0012_search_keys.ts'
 import { billing } from './migrations/0015_billing.ts'
+import { runner } from './migrations/0018_runner.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -31,6 +32,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0011_followups': followups,
   '0012_search_keys': searchKeys,
   '0015_billing': billing,
+  '0018_runner': runner,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

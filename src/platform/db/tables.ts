@@ -13,6 +13,7 @@ import type { ExtractionTables } from './tables/extraction.ts'
 import type { WorkTables } from './tables/work.ts'
 import type { NotificationsTables } from './tables/notifications.ts'
 import type { BillingTables } from './tables/billing.ts'
+import type { RunnerTables } from './tables/runner.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/workspace.ts'
@@ -25,6 +26,7 @@ export type * from './tables/extraction.ts'
 export type * from './tables/work.ts'
 export type * from './tables/notifications.ts'
 export type * from './tables/billing.ts'
+export type * from './tables/runner.ts'
 
 export type Tables = PlatformTables &
   WorkspaceTables &
@@ -36,4 +38,5 @@ export type Tables = PlatformTables &
   SharesTables &
   ExtractionTables &
   WorkTables &
-  BillingTables
+  BillingTables &
+  RunnerTables
