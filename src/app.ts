@@ -44,6 +44,8 @@ import { workModule } from './modules/work/index.ts'
 import { notificationsModule } from './modules/notifications/index.ts'
 import { conversationsModule } from './modules/conversations/index.ts'
 import { processingModule } from './modules/processing/index.ts'
+import { billingModule } from './modules/billing/index.ts'
+import { runnerModule } from './modules/runner/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -149,6 +151,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(workModule(deps))
   await app.register(conversationsModule(deps))
   await app.register(processingModule(deps))
+  await app.register(billingModule(deps))
+  await app.register(runnerModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -49,6 +49,24 @@ export type Config = {
   extractionQualityGate: number
   /** `auto`: grounded-ai when a chat model is configured, else extractive */
   extractionEngine: 'auto' | 'extractive' | 'grounded-ai'
+  /** billing: off (self-hosted, unlimited) unless Stripe is configured */
+  billing: BillingConfig
+}
+
+export type BillingConfig = {
+  /** Stripe when STRIPE_SECRET_KEY is set; absent: self-hosted, nothing limited */
+  stripe: StripeConfig | undefined
+  /** seats of a workspace without a live subscription (Stripe mode only) */
+  freeSeats: number
+}
+
+export type StripeConfig = {
+  secretKey: string
+  webhookSecret: string
+  /** a recurring per-seat price: a subscription's quantity is its seats */
+  priceId: string
+  /** another API base (tests: a local stand-in for api.stripe.com) */
+  apiBase: URL | undefined
 }
 
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
@@ -137,6 +155,11 @@ export function loadConfig(env: Env = process.env): Config {
   const extractionEngine = read('EXTRACTION_ENGINE', oneOf(['auto', 'extractive', 'grounded-ai'] as const), 'auto')
   if (extractionEngine === 'grounded-ai' && !llm) problems.push('LLM_BASE_URL: required when EXTRACTION_ENGINE is grounded-ai')
 
+  const billing: BillingConfig = {
+    stripe: stripeConfig(env, problems),
+    freeSeats: read('BILLING_FREE_SEATS', integer(0, 1_000_000), 3),
+  }
+
   if (nodeEnv === 'production' && publicUrl.protocol !== 'https:') {
     problems.push(`PUBLIC_URL: must be https:// in production (got ${publicUrl.origin}); the session cookie is only safe as ` +
       '`__Secure-service-auth.session_token; Secure`. Put Confer behind a TLS proxy and set PUBLIC_URL to its https address, ' +
@@ -152,7 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine,
+    shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing,
   }
 }
 
@@ -247,4 +270,28 @@ function oidcProvider(env: Env, problems: string[]): OidcProviderConfig | undefi
     problems.push('OIDC_DISCOVERY_URL: must be an http(s) URL')
   }
   return { providerId: providerId!, discoveryUrl: discoveryUrl!, clientId: clientId!, clientSecret: clientSecret! }
+}
+
+function stripeConfig(env: Env, problems: string[]): StripeConfig | undefined {
+  const value = (name: string) => env[name]?.trim() || undefined
+  const secretKey = value('STRIPE_SECRET_KEY')
+  const others = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'STRIPE_API_BASE'].filter((name) => value(name) !== undefined)
+  if (!secretKey) {
+    if (others.length > 0) problems.push(`${others.join(', ')}: set STRIPE_SECRET_KEY too, or none of them (billing is off without it)`)
+    return undefined
+  }
+  const webhookSecret = value('STRIPE_WEBHOOK_SECRET')
+  const priceId = value('STRIPE_PRICE_ID')
+  if (!webhookSecret) problems.push('STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the endpoint\'s signing secret, whsec_…)')
+  if (!priceId) problems.push('STRIPE_PRICE_ID: required with STRIPE_SECRET_KEY (a recurring per-seat price, price_…)')
+  let apiBase: URL | undefined
+  const rawBase = value('STRIPE_API_BASE')
+  if (rawBase) {
+    try {
+      apiBase = httpUrl(rawBase)
+    } catch {
+      problems.push('STRIPE_API_BASE: must be an http(s) URL')
+    }
+  }
+  return { secretKey, webhookSecret: webhookSecret ?? '', priceId: priceId ?? '', apiBase }
 }

@@ -1,9 +1,15 @@
 // The one CLI: `serve` (default) starts the API with in-process workers; `migrate` only migrates;
-// `worker` runs background jobs without serving HTTP (cluster mode: as many as you need).
-import { buildApp } from './app.ts'
+// `worker` runs background jobs without serving HTTP (cluster mode: as many as you need);
+// `runner` is the local runner on a member's machine, a client that loads none of the server.
 import { ConfigError, loadConfig, type Config } from './config.ts'
 
 async function main(command: string) {
+  if (command === 'runner') {
+    const { runnerMain } = await import('./runner-cli/main.ts')
+    process.exitCode = await runnerMain(process.argv.slice(3))
+    return
+  }
+  const { buildApp } = await import('./app.ts')
   let config: Config
   try {
     config = loadConfig()
@@ -21,7 +27,7 @@ async function main(command: string) {
     return
   }
   if (command !== 'serve' && command !== 'worker') {
-    process.stderr.write(`usage: confer [serve|migrate|worker]\nunknown command: ${command}\n`)
+    process.stderr.write(`usage: confer [serve|migrate|worker|runner]\nunknown command: ${command}\n`)
     process.exit(2)
   }
   const app = await buildApp(config)

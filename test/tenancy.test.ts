@@ -14,6 +14,7 @@ import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify'
 import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
+import { pairRunner } from '../src/modules/runner/testing.ts'
 import { seedSegments } from '../src/modules/transcripts/testing.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
@@ -116,6 +117,14 @@ const PARAMETERS: Record<string, Parameter> = {
     async create({ owner, values }) {
       const workObjectId = values.workObjectId ?? (await workObject(owner, values)).id
       return json(await owner.post(`/v1/workobjects/${workObjectId}/comments`, { body: 'Tenancy comment' }), 'commenting').id
+    },
+  },
+  runnerId: { scope: 'workspace', create: async ({ h, owner }) => (await pairRunner(h, owner)).id },
+  taskId: {
+    scope: 'workspace',
+    async create({ owner, values }) {
+      const object = await workObject(owner, values)
+      return json(await owner.post('/v1/local-runner/tasks', { workObjectId: object.id, runnerKind: 'runner-a' }), 'requesting a runner task').id
     },
   },
   invitationToken: {

@@ -11,7 +11,7 @@ import { createTestDatabase, tempDir, type TestDatabase, type TestDatabaseKind }
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const NODE_24 = Number(process.versions.node.split('.')[0]) >= 24 ? process.execPath : path.join(ROOT, 'node_modules/.bin/node')
 /** Settings of the parent's environment that must not leak into the server under test. */
-const CONFIG_NAMES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATABASE_URL|DATA_DIR|BLOB_|AUTH_SECRET|SMTP_URL|MAIL_FROM|GITHUB_|GOOGLE_|OIDC_|TRUSTED_ORIGINS|APP_SCHEME|LOG_LEVEL|RATE_LIMIT_|SHUTDOWN_TIMEOUT_MS|ASSET_TOKEN_TTL_SECONDS|STT_|WHISPER_|POCKETSPHINX_|FFMPEG_|WORKERS|JOB_)/
+const CONFIG_NAMES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATABASE_URL|DATA_DIR|BLOB_|AUTH_SECRET|SMTP_URL|MAIL_FROM|GITHUB_|GOOGLE_|OIDC_|TRUSTED_ORIGINS|APP_SCHEME|LOG_LEVEL|RATE_LIMIT_|SHUTDOWN_TIMEOUT_MS|ASSET_TOKEN_TTL_SECONDS|STT_|WHISPER_|POCKETSPHINX_|FFMPEG_|WORKERS|JOB_|STRIPE_|BILLING_)/
 
 export type RunningServer = {
   baseUrl: string

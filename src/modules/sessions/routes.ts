@@ -21,7 +21,7 @@ export function sessionRoutes(base: FastifyInstance, deps: AppDeps) {
       summary: 'Start a capture session, or get back the account\'s open one (`reusedExisting: true`). Honours Idempotency-Key.',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
       body: schemas.CreateSessionBody,
-      response: { 200: Type.Ref('SessionCreateResult'), ...problems(400, 401, 403, 409, 422, 429) },
+      response: { 200: Type.Ref('SessionCreateResult'), ...problems(400, 401, 402, 403, 409, 422, 429) },
     },
     config: { access: 'edit', idempotent: true },
   }, (request) => createSession(deps, actorOf(request), request.body))

@@ -68,6 +68,8 @@ export async function createSession(deps: AppDeps, actor: Actor, input: CreateSe
       const outcome = await db.transaction().execute(async (trx) => {
         const open = await repo.findRecordingSessionOf(trx, actor.accountId)
         if (open) return { row: open, reusedExisting: true }
+        // The plan may hold new recordings back (billing); what was recorded stays either way.
+        await deps.ports.entitlements?.assertCanRecord(trx, workspaceId)
         const now = nowIso()
         const row: Insertable<CaptureSessionTable> = {
           id: newId('ses'), workspace_id: workspaceId, account_id: actor.accountId, conversation_id: newId('cnv'),

@@ -8,7 +8,8 @@
 //   comments made through a share link appear in the object's comments;
 // - listSessionComments(deps, sessionId), listSessionWorkObjects(deps, sessionId): what the share view shows;
 // - recordFollowups(deps, trx, sessionId, {clarifications, relations}): what an extraction run raised;
-// - deriveTakeover(deps, sessionId): the takeover summary after the meeting.
+// - deriveTakeover(deps, sessionId): the takeover summary after the meeting;
+// - findWorkObject(deps, workspaceId, id): one object as the API shows it (the runner's tasks).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -16,6 +17,8 @@ import { workRoutes } from './routes.ts'
 import { followupSchemas } from './followup-schemas.ts'
 import { workSchemas } from './schemas.ts'
 import { worksetRoutes } from './workset-routes.ts'
+import { findObject } from './repo.ts'
+import { presentWorkObject } from './presenter.ts'
 
 export { createProposal, proposeRevision, withdrawProposal, type ProposalInput } from './proposals.ts'
 export { addComment, listSessionComments, listSessionWorkObjects, type CommentAuthor } from './comments.ts'
@@ -25,6 +28,12 @@ export { recordFollowups, type ProposedRelation, type RaisedClarification } from
 export { deriveTakeover } from './takeover.ts'
 export { checkSegments } from './service.ts'
 export { listTargetedWorkTitles, setNeedsRebuild } from './repo.ts'
+
+/** The work object with this id in the workspace, as the API shows it; undefined when absent. */
+export async function findWorkObject(deps: AppDeps, workspaceId: string, id: string) {
+  const row = await findObject(deps.database.db, workspaceId, id)
+  return row && presentWorkObject(row)
+}
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

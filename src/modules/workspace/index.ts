@@ -1,13 +1,16 @@
 // Workspace: its members (list, change, remove; the last owner stays) and invitations (invite,
 // resend, revoke, the public login intent, accept). The account module joins by invitation through
-// `joinByInvitation`. Owns workspaces, workspace_members, invitations and account_settings.
+// `joinByInvitation`; billing counts seats through `countSeats`; the runner reads a runner owner's
+// membership through `findMember`. Owns workspaces,
+// workspace_members, invitations and account_settings.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import { memberRoutes } from './members/routes.ts'
 import { workspaceSchemas } from './schemas.ts'
 
-export { listMembers } from './members/repo.ts'
+export { findMember, findWorkspace, listMembers } from './members/repo.ts'
+export { countSeats } from './seats.ts'
 /** an account's settings and memberships, for the account module (bootstrap, profile, avatar) */
 export * as accountSettings from './accounts.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'

@@ -15,6 +15,8 @@ import { shares } from './migrations/0009_shares.ts'
 import { extraction } from './migrations/0010_extraction.ts'
 import { followups } from './migrations/0011_followups.ts'
 import { searchKeys } from './migrations/0012_search_keys.ts'
+import { billing } from './migrations/0015_billing.ts'
+import { runner } from './migrations/0018_runner.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -29,6 +31,8 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0010_extraction': extraction,
   '0011_followups': followups,
   '0012_search_keys': searchKeys,
+  '0015_billing': billing,
+  '0018_runner': runner,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

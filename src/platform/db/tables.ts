@@ -12,6 +12,8 @@ import type { SharesTables } from './tables/shares.ts'
 import type { ExtractionTables } from './tables/extraction.ts'
 import type { WorkTables } from './tables/work.ts'
 import type { NotificationsTables } from './tables/notifications.ts'
+import type { BillingTables } from './tables/billing.ts'
+import type { RunnerTables } from './tables/runner.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/workspace.ts'
@@ -23,6 +25,8 @@ export type * from './tables/shares.ts'
 export type * from './tables/extraction.ts'
 export type * from './tables/work.ts'
 export type * from './tables/notifications.ts'
+export type * from './tables/billing.ts'
+export type * from './tables/runner.ts'
 
 export type Tables = PlatformTables &
   WorkspaceTables &
@@ -33,4 +37,6 @@ export type Tables = PlatformTables &
   TranscriptsTables &
   SharesTables &
   ExtractionTables &
-  WorkTables
+  WorkTables &
+  BillingTables &
+  RunnerTables

@@ -22,7 +22,7 @@ export function invitationRoutes(base: FastifyInstance, deps: AppDeps) {
       operationId: 'createWorkspaceInvitation', tags,
       summary: 'Invite someone by email (managers). accessRole defaults to member, contentPermission to edit. The link is mailed when mail is configured (`delivery: email`), else only returned (`delivery: link`).',
       body: schemas.CreateInvitationBody,
-      response: { 200: schemas.InvitationResult, ...problems(400, 401, 403, 404, 409, 429) },
+      response: { 200: schemas.InvitationResult, ...problems(400, 401, 402, 403, 404, 409, 429) },
     },
     config: { access: 'manage' },
   }, (request) => createInvitation(deps, memberOf(request), request.body))

@@ -42,6 +42,11 @@ export async function createInvitation(deps: AppDeps, { actor, membership }: Cal
     if (existing && invitationStatus(existing, now) === 'pending') throw invitationPending(email, existing.id)
     // An expired invitation gives way to the new one.
     if (existing) await repo.updateInvitation(trx, existing.id, { status: 'expired', updated_at: now })
+    if (deps.ports.entitlements) {
+      // The invitation takes a seat: concurrent invitations are counted one after the other.
+      await members.lockWorkspace(trx, deps.database.dialect, workspaceId)
+      await deps.ports.entitlements.assertSeatAvailable(trx, workspaceId)
+    }
     await repo.insertInvitation(trx, row)
     return { project, workspace: (await members.findWorkspace(trx, workspaceId))! }
   }).catch(async (error: unknown) => {
