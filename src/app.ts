@@ -15,7 +15,10 @@ import { openDatabase, type Database } from './platform/db/index.ts'
 import { registerGuards } from './platform/http/guards.ts'
 import { registerIdempotency } from './platform/http/idempotency.ts'
 import { registerOpenApi } from './platform/http/openapi.ts'
-import { registerProblemHandlers } from './platform/http/problem.ts'
+import { registerProblemHandlers, sendFrameworkError } from './platform/http/problem.ts'
+import { registerWellFormedInput } from './platform/http/well-formed.ts'
+import { registerJsonBodyParser } from './platform/http/json-body.ts'
+import { loggerOptions } from './platform/http/logger.ts'
 import { registerRateLimit } from './platform/http/rate-limit.ts'
 import { createMailer } from './platform/mail/mailer.ts'
 import { newId } from './platform/ids.ts'
@@ -63,8 +66,17 @@ export type BuildOptions = {
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const database = options.database ?? openDatabase(config.database)
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config),
     bodyLimit: JSON_BODY_LIMIT,
+    // A request must arrive whole within REQUEST_TIMEOUT_MS (a body trickled byte by byte is cut
+    // off), and a connection idle that long is closed; Node checks both every few seconds.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
+    },
     genReqId: (request) => {
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : newId('req')
@@ -74,6 +86,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
     schemaController: { compilersFactory: { buildValidator: exactBodyValidator() } },
     forceCloseConnections: 'idle',
+    // A malformed URL (`/v1/%zz`) or an over-long path parameter gets problem+json like every error.
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveAuthSecret(config)
@@ -94,6 +108,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  // An answer sent before the request body was read (a 401, 403, 413, 415 …) closes the
+  // connection: otherwise Node would read and discard the rest of the body, however large, to
+  // keep the connection alive.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.raw.complete === false && !reply.raw.headersSent) reply.header('connection', 'close')
+  })
   await bus.start()
   // Running jobs finish (or see their signal aborted) while the database is still open.
   app.addHook('preClose', () => jobs.stop())
@@ -106,7 +126,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 
   // JSON routes take JSON: a text/plain body is refused with 415, not parsed into a string.
   app.removeContentTypeParser('text/plain')
+  registerJsonBodyParser(app)
   registerProblemHandlers(app)
+  registerWellFormedInput(app)
   await registerOpenApi(app, config)
   registerGuards(app, { auth, db: database.db, config, secret })
   await registerRateLimit(app, config)

@@ -61,7 +61,7 @@ describe('loadConfig defaults', () => {
   })
 
   it('accepts production with an AUTH_SECRET of at least 32 characters', () => {
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) })
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://confer.example.com' })
     expect(config.nodeEnv).toBe('production')
     expect(config.authSecret).toBe('x'.repeat(32))
   })
@@ -75,7 +75,9 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['a public URL that is not http(s)', { PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     ['a GitHub client id without its secret', { GITHUB_CLIENT_ID: 'id' }, 'GITHUB_CLIENT_SECRET'],
     ['a GitHub client secret without its id', { GITHUB_CLIENT_SECRET: 'secret' }, 'GITHUB_CLIENT_ID'],
-    ['production without AUTH_SECRET', { NODE_ENV: 'production' }, 'AUTH_SECRET'],
+    ['production without AUTH_SECRET', { NODE_ENV: 'production', PUBLIC_URL: 'https://confer.example.com' }, 'AUTH_SECRET'],
+    ['production with an http:// PUBLIC_URL', { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), PUBLIC_URL: 'http://confer.example.com' }, 'PUBLIC_URL: must be https://'],
+    ['a request timeout under 100 ms', { REQUEST_TIMEOUT_MS: '5' }, 'REQUEST_TIMEOUT_MS'],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['an unknown blob store', { BLOB_STORE: 's4' }, 'BLOB_STORE'],
     ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],

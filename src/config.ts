@@ -36,6 +36,8 @@ export type Config = {
   rateLimitAccountPerMinute: number
   rateLimitPublicPerMinute: number
   shutdownTimeoutMs: number
+  /** the longest a request may take to arrive whole (headers and body); also the idle limit of a connection */
+  requestTimeoutMs: number
   assetTokenTtlSeconds: number
   /** background jobs: concurrency per process (0: `serve` runs none), poll interval, lease */
   jobs: { workers: number; pollIntervalMs: number; visibilityTimeoutMs: number }
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitAccountPerMinute = read('RATE_LIMIT_ACCOUNT_PER_MINUTE', integer(1, 1_000_000), 600)
   const rateLimitPublicPerMinute = read('RATE_LIMIT_PUBLIC_PER_MINUTE', integer(1, 1_000_000), 60)
   const shutdownTimeoutMs = read('SHUTDOWN_TIMEOUT_MS', integer(0, 600_000), 10_000)
+  const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', integer(100, 3_600_000), 60_000)
   const assetTokenTtlSeconds = read('ASSET_TOKEN_TTL_SECONDS', integer(60, 604_800), 3600)
   const jobs = {
     workers: read('WORKERS', integer(0, 256), 4),
@@ -157,6 +160,11 @@ export function loadConfig(env: Env = process.env): Config {
     freeSeats: read('BILLING_FREE_SEATS', integer(0, 1_000_000), 3),
   }
 
+  if (nodeEnv === 'production' && publicUrl.protocol !== 'https:') {
+    problems.push(`PUBLIC_URL: must be https:// in production (got ${publicUrl.origin}); the session cookie is only safe as ` +
+      '`__Secure-service-auth.session_token; Secure`. Put Confer behind a TLS proxy and set PUBLIC_URL to its https address, ' +
+      'or leave NODE_ENV unset to try it locally over http')
+  }
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -167,7 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing,
+    shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing,
   }
 }
 

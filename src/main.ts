@@ -31,8 +31,10 @@ async function main(command: string) {
     process.exit(2)
   }
   const app = await buildApp(config)
-  if (command === 'serve') await app.listen({ port: config.port, host: config.host })
-  else await app.ready()
+  if (command === 'serve') {
+    await app.listen({ port: config.port, host: config.host })
+    app.log.info(startLine(config, app.deps.speech.mode))
+  } else await app.ready()
   if (command === 'worker' && config.jobs.workers === 0) app.log.warn('WORKERS=0: this worker will run no jobs')
   if (command === 'worker' && config.database.kind === 'sqlite') {
     app.log.warn('a separate worker on SQLite: its realtime events reach sockets of `serve` only at their next wake-up; embedded mode runs workers inside serve')
@@ -56,6 +58,23 @@ async function main(command: string) {
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
+}
+
+/** What a newcomer needs from the first lines of the log: where to go, what is behind it. */
+function startLine(config: Config, speech: string) {
+  const database = config.database.kind === 'sqlite' ? `SQLite at ${config.database.path}` : `PostgreSQL at ${redactedUrl(config.database.url)}`
+  const engine = speech === 'client' ? 'none on the server (clients send their own transcript segments)' : speech
+  return `Confer is ready at ${config.publicBase} · API reference ${config.publicBase}/docs · database: ${database} · speech engine: ${engine}`
+}
+
+function redactedUrl(raw: string) {
+  try {
+    const url = new URL(raw)
+    url.password = ''
+    return `${url.host}${url.pathname}`
+  } catch {
+    return 'the configured DATABASE_URL'
+  }
 }
 
 await main(process.argv[2] ?? 'serve')

@@ -37,7 +37,15 @@ export type Entitlements = {
   assertCanRecord(executor: Executor, workspaceId: string): Promise<void>
 }
 
+/**
+ * What the sessions module offers the projects module (which sessions import for project checks,
+ * so projects cannot import sessions back): a project's capture sessions, presented as
+ * SessionSnapshot objects, newest first, archived ones left out.
+ */
+export type ProjectSessions = (executor: Executor, workspaceId: string, projectId: string) => Promise<Record<string, unknown>[]>
+
 export type Ports = {
   externalContext?: ExternalContextSource
   entitlements?: Entitlements
+  projectSessions?: ProjectSessions
 }

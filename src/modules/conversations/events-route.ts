@@ -29,7 +29,7 @@ export function eventsRoute(base: FastifyInstance, deps: AppDeps) {
         afterSeq: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
         channel: Type.Optional(Type.Union([Type.Literal('work'), Type.Literal('all')], { default: 'all' })),
       }),
-      response: { 101: { description: 'Switching Protocols: the realtime channel.' }, ...problems(400, 401) },
+      response: { 101: { description: 'Switching Protocols: the realtime channel.' }, ...problems(400, 401, 426) },
     },
     config: { access: 'socket' },
   }, async (socket, request) => {

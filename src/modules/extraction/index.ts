@@ -24,7 +24,8 @@ const Suggestion = Type.Object({
   projectId: Type.Optional(Type.String()),
   projectName: Type.Optional(Type.String()),
   score: Type.Optional(Type.Number({ description: 'TF-IDF cosine of the cited text and the project (0–1).' })),
-  preselected: Type.Boolean(),
+  preselected: Type.Boolean({ description: 'The one item the client preselects: the closest project, or the inbox when none is close.' }),
+  preselectedProjectId: Type.Optional(Type.String({ description: 'The preselected project, when one is close enough (the same on every item).' })),
 }, { $id: 'MeetingWorkProjectSuggestion' })
 
 function routes(base: FastifyInstance, deps: AppDeps) {
@@ -33,14 +34,12 @@ function routes(base: FastifyInstance, deps: AppDeps) {
   app.post('/v1/sessions/:sessionId/workobjects/project-suggestions', {
     schema: {
       operationId: 'suggestProjectsForWork', tags: [TAGS.work],
-      summary: 'Where captured work citing these segments belongs: the workspace\'s active projects ranked by likeness of the cited text to their name, objective, description and existing work, then the inbox. `preselectedProjectId` when one is close enough, else `route: inbox`.',
+      summary: 'Where captured work citing these segments belongs: the workspace\'s active projects ranked by likeness of the cited text to their name, objective, description and existing work, then the inbox. The closest project is `preselected` when close enough, else the inbox.',
       params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 80 }) }),
       body: Type.Object({ sourceSegmentIds: Type.Array(Type.String({ minLength: 1, maxLength: 160 }), { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }),
       response: {
-        200: Type.Object({
-          route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),
-          preselectedProjectId: Type.Optional(Type.String()),
-          suggestions: Type.Array(Type.Ref('MeetingWorkProjectSuggestion')),
+        200: Type.Array(Type.Ref('MeetingWorkProjectSuggestion'), {
+          description: 'MeetingWorkProjectSuggestion[]: ranked projects (closest first), then the inbox.',
         }),
         ...problems(400, 401, 403, 404, 429),
       },

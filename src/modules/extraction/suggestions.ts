@@ -27,15 +27,14 @@ export async function suggestProjects(deps: AppDeps, membership: Membership, ses
     existingWork: titles.get(project.id),
   })))
   const names = new Map(projects.map((project) => [project.id, project.name]))
-  return {
-    route: ranking.route,
-    ...(ranking.preselectedProjectId ? { preselectedProjectId: ranking.preselectedProjectId } : {}),
-    suggestions: [
-      ...ranking.suggestions.map((suggestion) => ({
-        route: 'project' as const, projectId: suggestion.projectId, projectName: names.get(suggestion.projectId)!, score: suggestion.score,
-        preselected: suggestion.projectId === ranking.preselectedProjectId,
-      })),
-      { route: 'inbox' as const, preselected: ranking.route === 'inbox' },
-    ],
-  }
+  // MeetingWorkProjectSuggestion[] (interface): the ranked projects, then the inbox; the one to
+  // preselect says `preselected: true`, and every item carries the ranking's `preselectedProjectId`.
+  const preselectedProjectId = ranking.preselectedProjectId ? { preselectedProjectId: ranking.preselectedProjectId } : {}
+  return [
+    ...ranking.suggestions.map((suggestion) => ({
+      route: 'project' as const, projectId: suggestion.projectId, projectName: names.get(suggestion.projectId)!, score: suggestion.score,
+      preselected: suggestion.projectId === ranking.preselectedProjectId, ...preselectedProjectId,
+    })),
+    { route: 'inbox' as const, preselected: ranking.route === 'inbox', ...preselectedProjectId },
+  ]
 }

@@ -46,7 +46,7 @@ export function notificationRoutes(base: FastifyInstance, deps: AppDeps) {
       operationId: 'streamNotifications', tags,
       summary: 'WebSocket (101): the caller\'s notifications in the active workspace as `notification.created` events, replayed after `afterSeq`, then live. See docs/realtime.md.',
       querystring: Type.Object({ afterSeq: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) }),
-      response: { 101: { description: 'Switching Protocols: the notification inbox.' }, ...problems(400, 401) },
+      response: { 101: { description: 'Switching Protocols: the notification inbox.' }, ...problems(400, 401, 426) },
     },
     config: { access: 'socket' },
   }, async (socket, request) => {

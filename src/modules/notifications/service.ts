@@ -65,7 +65,7 @@ export async function listNotifications(deps: AppDeps, caller: Caller, query: No
   const scope = scopeOf(caller)
   const { db } = deps.database
   const limit = query.limit ?? 50
-  const after = decodeCursor(query.cursor, 1)
+  const after = decodeCursor(query.cursor, ['string'])
   const [rows, unreadCount] = await Promise.all([
     repo.listNotifications(db, scope, { unreadOnly: query.unread === true, beforeId: after?.[0] as string | undefined, limit }),
     repo.countUnread(db, scope),

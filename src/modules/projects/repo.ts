@@ -33,15 +33,6 @@ export function listProjects(db: Executor, workspaceId: string, filter: {
 export const updateProject = (db: Executor, workspaceId: string, projectId: string, changes: Updateable<ProjectTable>) =>
   db.updateTable('projects').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', projectId).execute()
 
-/**
- * The sessions linked to a project, for its detail view. Capture sessions live in the capture
- * module (src/modules/sessions, table capture_sessions with a nullable project_id); until it
- * exports a lister for this, the list is empty. The capture module fills it here.
- */
-export async function listProjectSessions(_db: Executor, _workspaceId: string, _projectId: string): Promise<Record<string, unknown>[]> {
-  return []
-}
-
 const memberColumns = ['pm.project_id', 'pm.workspace_id', 'pm.account_id', 'pm.primary_role', 'pm.secondary_roles',
   'pm.added_by', 'pm.created_at', 'pm.updated_at', 'u.name', 'u.email'] as const
 

@@ -26,7 +26,7 @@ const optionalText = (value: string | null | undefined) => {
 
 export async function listProjects(deps: AppDeps, { membership }: Caller, query: ListProjectsInput) {
   const limit = query.limit ?? 50
-  const after = decodeCursor(query.cursor, 1)
+  const after = decodeCursor(query.cursor, ['string'])
   const rows = await repo.listProjects(deps.database.db, membership.workspaceId, {
     status: query.status ?? 'active', beforeId: after?.[0] as string | undefined, limit,
   })
@@ -62,10 +62,12 @@ export async function createProject(deps: AppDeps, { actor, membership }: Caller
   return presentProject(row)
 }
 
+/** The project and its capture sessions (newest first, not archived; read through the sessions module's port). */
 export async function getProject(deps: AppDeps, { membership }: Caller, projectId: string) {
   const { db } = deps.database
   const project = await repo.findProject(db, membership.workspaceId, projectId) ?? notFound('project', projectId)
-  const sessions = await repo.listProjectSessions(db, membership.workspaceId, projectId)
+  // The sessions module fills this port when it is registered (it is, in every app).
+  const sessions = await deps.ports.projectSessions?.(db, membership.workspaceId, projectId) ?? []
   return { project: presentProject(project), sessions }
 }
 

@@ -94,7 +94,9 @@ eachDatabase('audio ingestion', (h) => {
       ['audio/webm;codecs=opus', 'audio/webm;codecs=opus'], ['audio/ogg', 'audio/ogg'],
     ]
     for (const [index, [sent, stored]] of accepted.entries()) {
-      const response = await uploadChunk(owner, session.id, `t${index}`, audioBytes(`t${index}`), { contentType: sent })
+      // a WAV chunk is a whole WAV file (its header is checked); the others may be continuations
+      const body = stored === 'audio/wav' ? wavFile(audioBytes(`t${index}`)) : audioBytes(`t${index}`)
+      const response = await uploadChunk(owner, session.id, `t${index}`, body, { contentType: sent })
       expect(response.statusCode, sent).toBe(200)
       const listed = (await owner.get(`/v1/sessions/${session.id}/chunks`)).json().chunks
       expect(listed.find((chunk: { chunkId: string }) => chunk.chunkId === `t${index}`).contentType).toBe(stored)
@@ -177,3 +179,21 @@ eachDatabase('audio ingestion', (h) => {
     expect(updates.map((event) => (event.data as { chunkCount: number }).chunkCount)).toEqual([0, 1])
   })
 })
+
+/** `samples` (16-bit mono PCM at 16 kHz) behind a 44-byte RIFF/WAVE header. */
+function wavFile(samples: Buffer): Buffer {
+  const header = Buffer.alloc(44)
+  header.write('RIFF', 0)
+  header.writeUInt32LE(36 + samples.length, 4)
+  header.write('WAVEfmt ', 8)
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(16000, 24)
+  header.writeUInt32LE(32000, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write('data', 36)
+  header.writeUInt32LE(samples.length, 40)
+  return Buffer.concat([header, samples])
+}

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
 import { sha256Hex } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
-import { chunkBytes, parseAudioContentType } from './content-type.ts'
+import { assertAudioBytes, chunkBytes, parseAudioContentType } from './content-type.ts'
 import { canUploadAudio } from './policy.ts'
 import { presentChunk } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -54,6 +54,7 @@ export async function ingestChunk(deps: AppDeps, actor: Actor, sessionId: string
   const { chunkId, sequence: clientSequence } = readChunkHeaders(upload)
   const format = parseAudioContentType(upload.contentType)
   const data = chunkBytes(upload.body, format)
+  await assertAudioBytes(format, data)
   const { db } = deps.database
 
   const known = await repo.findSessionWithChunk(db, workspaceId, sessionId, chunkId) ?? notFound('session', sessionId)
@@ -109,7 +110,7 @@ export async function listChunks(deps: AppDeps, actor: Actor, sessionId: string,
   const { db } = deps.database
   if (!await repo.findSession(db, workspaceId, sessionId)) return notFound('session', sessionId)
   const limit = query.limit ?? 50
-  const after = decodeCursor(query.cursor, 1)
+  const after = decodeCursor(query.cursor, ['integer'])
   const rows = await repo.listChunks(db, sessionId, after ? Number(after[0]) : -1, limit)
   const page = paginate(rows, limit, (row) => [Number(row.sequence)])
   return { chunks: page.items.map(presentChunk), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }

@@ -1,4 +1,7 @@
-// The audio formats a chunk may carry, read from its Content-Type (RFC 9110 media type syntax).
+// The audio formats a chunk may carry, read from its Content-Type (RFC 9110 media type syntax),
+// and a look at the bytes themselves: a WAV chunk must begin with its RIFF/WAVE header, and a
+// chunk that is recognisably something else (an image, a document, an archive) is refused.
+import { fileTypeFromBuffer } from 'file-type'
 import { AppError, badRequest } from '../../platform/http/errors.ts'
 
 export const AUDIO_CHUNK_MAX_BYTES = 5 * 1024 * 1024
@@ -53,4 +56,22 @@ export function chunkBytes(body: unknown, format: AudioFormat): Uint8Array {
     throw badRequest('body', 'pcmFrames', `16-bit PCM with this channel count comes in frames of ${format.frameBytes} bytes; the chunk has ${body.byteLength}.`)
   }
   return new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+}
+
+/** Containers a WebM or Ogg chunk may be recognised as (a continuation chunk is recognised as nothing). */
+const STREAM_MIME = /^(audio\/|video\/(webm|ogg|x-matroska)$|application\/ogg$)/
+
+/** Refuses bytes that are not the audio their Content-Type claims (415), before they are stored. */
+export async function assertAudioBytes(format: AudioFormat, data: Uint8Array) {
+  if (format.frameBytes) return // raw PCM has no header to recognise
+  const detected = await fileTypeFromBuffer(data).catch(() => undefined)
+  const claimed = format.contentType.split(';')[0]!
+  if (claimed === 'audio/wav') {
+    if (detected?.ext === 'wav') return
+    throw unsupported(`The chunk is not WAV audio: it does not begin with a RIFF/WAVE header${detected ? ` (it looks like ${detected.mime})` : ''}. ` +
+      'Each audio/wav chunk is a whole WAV file; send headerless samples as audio/pcm;rate=<Hz>.')
+  }
+  if (detected && !STREAM_MIME.test(detected.mime)) {
+    throw unsupported(`The chunk is not ${claimed} audio: it looks like ${detected.mime}.`)
+  }
 }

@@ -8,8 +8,9 @@ import type { AppDeps } from '../../platform/deps.ts'
 import { audioRoutes, registerAudioParsers } from './audio-routes.ts'
 import { sessionRoutes } from './routes.ts'
 import { sessionSchemas } from './schemas.ts'
+import { listProjectSessions } from './service.ts'
 
-export { endSession, findConversationInWorkspace, finishProcessing, getSession } from './service.ts'
+export { endSession, findConversationInWorkspace, finishProcessing, getSession, listProjectSessions } from './service.ts'
 export { presentSession, type SessionSnapshot } from './presenter.ts'
 export {
   findSession as findSessionRow, findSessionById, findSessionsByTitleTerms, listChunkRange, listChunks, listSessionsByIds, sessionStates, toSessionRow,
@@ -17,6 +18,9 @@ export {
 } from './repo.ts'
 
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
+  // The projects module lists a project's sessions through this port (it cannot import this module:
+  // this module imports projects to check a session's projectId).
+  deps.ports.projectSessions = listProjectSessions
   return async (app) => {
     for (const schema of sessionSchemas) app.addSchema(schema)
     registerAudioParsers(app)

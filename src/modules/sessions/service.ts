@@ -5,12 +5,13 @@ import type { AppDeps } from '../../platform/deps.ts'
 import type { Actor, Membership } from '../../platform/auth/actor.ts'
 import { isUniqueViolation } from '../../platform/db/dialect.ts'
 import type { CaptureSessionTable } from '../../platform/db/tables.ts'
-import { AppError, notFound } from '../../platform/http/errors.ts'
+import { AppError, badRequest, notFound } from '../../platform/http/errors.ts'
 import { decodeCursor, paginate } from '../../platform/http/pagination.ts'
 import { requiredText } from '../../platform/http/validators.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
+import { findProject } from '../projects/index.ts'
 import { canArchive, canMoveSession } from './policy.ts'
 import { presentSession, websocketUrls } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -40,10 +41,28 @@ const nextUpdatedAt = (previous: string) => {
   return new Date(Math.max(now, floor)).toISOString()
 }
 
+/** A session's project must be one of the caller's workspace (as a work object's targetProjectId). */
+async function assertProjectOf(executor: Executor, workspaceId: string, projectId: string | null | undefined) {
+  if (typeof projectId !== 'string') return
+  if (!await findProject(executor, workspaceId, projectId)) {
+    throw badRequest('projectId', 'unknown_project', 'projectId must be a project of this workspace')
+  }
+}
+
+/** A project's sessions, newest first, archived ones left out (the project detail view; a port of the projects module). */
+export async function listProjectSessions(executor: Executor, workspaceId: string, projectId: string) {
+  const rows = await repo.listSessions(executor, workspaceId, { projectId, archived: false, after: undefined, limit: PROJECT_SESSIONS_SHOWN })
+  return rows.slice(0, PROJECT_SESSIONS_SHOWN).map(presentSession)
+}
+
+/** At most this many sessions in a project's detail; GET /v1/sessions?projectId= pages through all of them. */
+const PROJECT_SESSIONS_SHOWN = 200
+
 export async function createSession(deps: AppDeps, actor: Actor, input: CreateSessionInput) {
   const { workspaceId } = membershipOf(actor)
   const title = input.title === undefined ? undefined : requiredText('title', input.title)
   const { db } = deps.database
+  await assertProjectOf(db, workspaceId, input.projectId)
   for (let attempt = 1; ; attempt += 1) {
     try {
       const outcome = await db.transaction().execute(async (trx) => {
@@ -80,7 +99,7 @@ export async function listSessions(deps: AppDeps, actor: Actor, query: ListSessi
   const { workspaceId } = membershipOf(actor)
   const limit = query.limit ?? 50
   const rows = await repo.listSessions(deps.database.db, workspaceId, {
-    projectId: query.projectId, archived: query.archived ?? false, after: decodeCursor(query.cursor, 2), limit,
+    projectId: query.projectId, archived: query.archived ?? false, after: decodeCursor(query.cursor, ['string', 'string']), limit,
   })
   const page = paginate(rows, limit, (row) => [row.created_at, row.id])
   return { sessions: page.items.map(presentSession), nextCursor: page.nextCursor }
@@ -106,7 +125,10 @@ export async function updateSession(deps: AppDeps, actor: Actor, sessionId: stri
     }
     const changes: Updateable<CaptureSessionTable> = {}
     if (title !== undefined && title !== current.title) changes.title = title
-    if (input.projectId !== undefined && input.projectId !== current.project_id) changes.project_id = input.projectId
+    if (input.projectId !== undefined && input.projectId !== current.project_id) {
+      await assertProjectOf(trx, workspaceId, input.projectId)
+      changes.project_id = input.projectId
+    }
     if (input.archived !== undefined && input.archived !== (current.archived_at !== null)) {
       if (input.archived && !canArchive(current.state)) {
         throw new AppError('conflict', 'End the session before archiving it.', { extra: { state: current.state } })

@@ -95,8 +95,9 @@ eachDatabase('capture sessions', (h) => {
   it('renames, moves to a project and archives, emitting session.updated each time, with an updatedAt guard', async () => {
     const owner = await h.member()
     const session = await startRecording(owner)
-    const renamed = await owner.patch(`/v1/sessions/${session.id}`, { title: '  Planning  ', projectId: 'prj_01JAAAAAAAAAAAAAAAAAAAAAAA' })
-    expect(renamed.json()).toMatchObject({ title: 'Planning', projectId: 'prj_01JAAAAAAAAAAAAAAAAAAAAAAA' })
+    const projectId = (await owner.post('/v1/projects', { name: 'Planning' })).json().id as string
+    const renamed = await owner.patch(`/v1/sessions/${session.id}`, { title: '  Planning  ', projectId })
+    expect(renamed.json()).toMatchObject({ title: 'Planning', projectId })
     expect(renamed.json().updatedAt > (session.updatedAt as string)).toBe(true)
 
     const stale = await owner.patch(`/v1/sessions/${session.id}`, { title: 'Stale', expectedUpdatedAt: session.updatedAt })
@@ -134,7 +135,7 @@ eachDatabase('capture sessions', (h) => {
   it('lists newest first with filters and cursor pagination', async () => {
     const owner = await h.member()
     const colleague = await joinWorkspace(h, owner.workspaceId, 'edit')
-    const project = 'prj_01JBBBBBBBBBBBBBBBBBBBBBBB'
+    const project = (await owner.post('/v1/projects', { name: 'Listed' })).json().id as string
     const made: string[] = []
     for (const [index, person] of [owner, colleague, owner, colleague, owner].entries()) {
       const session = await startRecording(person, index % 2 === 0 ? { projectId: project } : {})

@@ -96,7 +96,7 @@ export async function resolveShare(deps: AppDeps, token: string) {
 export const SHARE_TRANSCRIPT_PAGE = 500
 
 export async function shareTranscriptPage(deps: AppDeps, sessionId: string, cursor: string | undefined, limit = SHARE_TRANSCRIPT_PAGE) {
-  const rows = await listSegments(deps.database.db, sessionId, { after: decodeCursor(cursor, 2), limit, status: 'final' })
+  const rows = await listSegments(deps.database.db, sessionId, { after: decodeCursor(cursor, ['integer', 'string']), limit, status: 'final' })
   const page = paginate(rows, limit, (row) => [row.start_ms, row.id])
   return { segments: page.items.map(presentSegment), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }
 }

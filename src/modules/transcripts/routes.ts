@@ -56,7 +56,7 @@ export function transcriptRoutes(base: FastifyInstance, deps: AppDeps) {
     if (!await findSessionRow(deps.database.db, membership.workspaceId, sessionId)) return notFound('session', sessionId)
     const limit = request.query.limit ?? 50
     const rows = await repo.listSegments(deps.database.db, sessionId, {
-      after: decodeCursor(request.query.cursor, 2), limit, ...(request.query.status === 'final' ? { status: 'final' as const } : {}),
+      after: decodeCursor(request.query.cursor, ['integer', 'string']), limit, ...(request.query.status === 'final' ? { status: 'final' as const } : {}),
     })
     const page = paginate(rows, limit, (row) => [row.start_ms, row.id])
     const speakers = await repo.listSpeakers(deps.database.db, sessionId)

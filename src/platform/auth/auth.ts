@@ -24,6 +24,16 @@ export const SESSION_EXPIRES_SECONDS = 7 * 86_400
 /** a session used after this age is extended by another SESSION_EXPIRES_SECONDS */
 export const SESSION_UPDATE_AGE_SECONDS = 86_400
 
+/**
+ * better-auth endpoints Confer does not offer: password sign-in is off, so resetting a password
+ * (which would mail a code outside the per-mailbox limit) is too. They answer 404.
+ */
+export const DISABLED_AUTH_PATHS = [
+  '/email-otp/request-password-reset', '/forget-password/email-otp', '/email-otp/reset-password',
+  '/request-password-reset', '/forget-password', '/reset-password', '/sign-in/email', '/sign-up/email',
+  '/change-password', '/set-password',
+]
+
 export const sessionCookieName = (secure: boolean) => `${secure ? '__Secure-' : ''}${COOKIE_PREFIX}.session_token`
 
 export type AuthDeps = { config: Config; database: Database; mailer: Mailer; secret: string; log: FastifyBaseLogger }
@@ -46,6 +56,7 @@ export function authOptions({ config, database, mailer, secret, log }: AuthDeps)
     verification: { modelName: 'auth_verification' },
     // Our own limits apply (http/rate-limit.ts and the per-mailbox counter below).
     rateLimit: { enabled: false },
+    disabledPaths: DISABLED_AUTH_PATHS,
     advanced: {
       cookiePrefix: COOKIE_PREFIX,
       // better-auth turns its origin and callbackURL checks off when NODE_ENV is test; keep them on everywhere.
@@ -58,6 +69,9 @@ export function authOptions({ config, database, mailer, secret, log }: AuthDeps)
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== '/email-otp/send-verification-otp') return
+        if (ctx.body?.type === 'forget-password') {
+          throw new APIError('BAD_REQUEST', { code: 'PASSWORD_SIGN_IN_OFF', message: 'Password sign-in is off: there is no password to reset.' })
+        }
         const email = typeof ctx.body?.email === 'string' ? ctx.body.email : ''
         if (!email) return
         const retryAfter = await reserveOtpSend(database, email)
@@ -81,6 +95,7 @@ export function authOptions({ config, database, mailer, secret, log }: AuthDeps)
             to: email,
             subject: `Your Confer sign-in code: ${otp}`,
             text: `Your Confer sign-in code is ${otp}.\n\nIt expires in 10 minutes. If you did not ask for it, ignore this message.`,
+            highlight: otp,
           }).catch((error: unknown) => log.error({ err: error }, 'could not send sign-in code'))
         },
       }),

@@ -1,7 +1,10 @@
 // Serves better-auth at /api/auth/* through Fastify: the request becomes a Fetch Request, the
-// Response is copied back (every Set-Cookie kept). Hidden from the OpenAPI document.
+// Response is copied back (every Set-Cookie kept). Hidden from the OpenAPI document. An error
+// answer becomes problem+json like every other error of the API: better-auth's `code`
+// (INVALID_OTP …) lowercased, its message as `detail` (docs/errors.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
+import { PROBLEM_CONTENT_TYPE, problemTitle } from '../http/problem.ts'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type Auth } from './auth.ts'
 
 export function mountAuth(app: FastifyInstance, auth: Auth, config: Config) {
@@ -18,9 +21,39 @@ export function mountAuth(app: FastifyInstance, auth: Auth, config: Config) {
       }
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
+      if (response.status >= 400) {
+        const problem = await toProblem(request, response)
+        return reply.type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem)
+      }
       return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
     },
   })
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'validation_failed', 401: 'unauthenticated', 403: 'forbidden', 404: 'route_not_found', 405: 'method_not_allowed',
+  413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+}
+
+async function toProblem(request: FastifyRequest, response: Response) {
+  const text = await response.text()
+  let parsed: { code?: unknown; message?: unknown } = {}
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === 'object') parsed = value as typeof parsed
+  } catch {
+    // a plain-text answer ("Not Found"): its status says enough
+  }
+  const status = response.status
+  const authCode = typeof parsed.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(parsed.code) ? parsed.code.toLowerCase() : undefined
+  const code = authCode ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed')
+  const path = request.url.split('?')[0]!
+  const detail = typeof parsed.message === 'string' && parsed.message
+    ? parsed.message
+    : status === 404 ? `No route ${request.method} ${path}.` : problemTitle(status)
+  return {
+    type: `urn:confer:problem:${code}`, title: problemTitle(status), status, detail, code, requestId: request.id, instance: path,
+  }
 }
 
 function toFetchRequest(request: FastifyRequest, config: Config): Request {

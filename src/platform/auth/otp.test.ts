@@ -56,7 +56,7 @@ eachDatabase('email one-time codes', (h) => {
     vi.setSystemTime(start + 10 * MINUTE + 1000)
     const response = await signIn(email, code)
     expect(response.statusCode).toBe(400)
-    expect(response.json()).toMatchObject({ code: 'OTP_EXPIRED' })
+    expect(response.json()).toMatchObject({ code: 'otp_expired' })
     expect(response.headers['set-cookie']).toBeUndefined()
   })
 
@@ -73,7 +73,7 @@ eachDatabase('email one-time codes', (h) => {
     expect(refused.statusCode).toBe(429)
     // The oldest send leaves the window 30 minutes from now.
     expect(Number(refused.headers['retry-after'])).toBe(30 * 60)
-    expect(refused.json()).toMatchObject({ code: 'OTP_SEND_LIMIT' })
+    expect(refused.json()).toMatchObject({ code: 'otp_send_limit' })
 
     // The limit is per mailbox: another one is not affected.
     expect((await h.sendCode(h.uniqueEmail())).statusCode).toBe(200)
@@ -109,11 +109,11 @@ eachDatabase('email one-time codes', (h) => {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const response = await signIn(email, wrong)
       expect(response.statusCode).toBe(400)
-      expect(response.json()).toMatchObject({ code: 'INVALID_OTP' })
+      expect(response.json()).toMatchObject({ code: 'invalid_otp' })
     }
     const sixth = await signIn(email, code)
     expect(sixth.statusCode).toBe(403)
-    expect(sixth.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' })
+    expect(sixth.json()).toMatchObject({ code: 'too_many_attempts' })
     expect(sixth.headers['set-cookie']).toBeUndefined()
     // Burnt for good: the right code does not work afterwards either.
     expect((await signIn(email, code)).statusCode).not.toBe(200)

@@ -60,7 +60,7 @@ eachDatabase('social sign-in', (h) => {
   it('refuses a provider that is not configured', async () => {
     const response = await startSignIn(h, { provider: 'apple', callbackURL: `${PUBLIC_URL}/after` })
     expect(response.statusCode).toBe(404)
-    expect(response.json()).toMatchObject({ code: 'PROVIDER_NOT_FOUND' })
+    expect(response.json()).toMatchObject({ code: 'provider_not_found' })
   })
 
   it('redirects a callback with a bad state to the error page with state_mismatch', async () => {
@@ -82,7 +82,7 @@ eachDatabase('social sign-in', (h) => {
     for (const callbackURL of ['https://evil.example/', 'other-app://auth/done', 'https://app.example/after']) {
       const response = await startSignIn(h, { provider: 'github', callbackURL })
       expect(response.statusCode, callbackURL).toBe(403)
-      expect(response.json(), callbackURL).toMatchObject({ code: 'INVALID_CALLBACK_URL' })
+      expect(response.json(), callbackURL).toMatchObject({ code: 'invalid_callback_url' })
     }
   })
 

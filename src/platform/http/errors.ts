@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unsupported_image: 415,
+  upgrade_required: 426,
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,

@@ -39,7 +39,12 @@ export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db;
     if (access === 'socket' && request.headers.upgrade?.toLowerCase() === 'websocket') return
     const actor = request.actor
     if (!actor) throw new AppError('unauthenticated', 'Sign in first: this route needs a valid session.')
-    if (access === 'signedIn' || access === 'socket') return
+    if (access === 'socket') {
+      throw new AppError('upgrade_required', 'This route is a WebSocket: open it with `Upgrade: websocket` (docs/realtime.md).', {
+        headers: { upgrade: 'websocket' },
+      })
+    }
+    if (access === 'signedIn') return
     if (!actor.membership) {
       throw new AppError('no_workspace', 'No active workspace: call POST /v1/account/bootstrap first.')
     }

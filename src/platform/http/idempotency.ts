@@ -1,7 +1,10 @@
 // Idempotency-Key (DESIGN §3) for routes with `config.idempotent`: the key is scoped to
-// (account, method, path); the first completed response is stored with a fingerprint of the body
+// (account, method, route): the route's pattern and its decoded parameters, so `/v1/%70rojects`
+// and `/v1/projects` are the same route. The body's fingerprint is the hash of its canonical JSON
+// (RFC 8785: key order does not matter). The first completed response is stored with a fingerprint of the body
 // and replayed for 24 h with `Idempotent-Replayed: true`. Another body → 422; the same key while
 // the first is still running → 409. The primary key makes concurrent duplicates run exactly once.
+import canonicalize from 'canonicalize'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Database } from '../db/index.ts'
 import { isUniqueViolation } from '../db/dialect.ts'
@@ -13,6 +16,15 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
 type Reservation = { account_id: string; method: string; route: string; key: string }
 const reservations = new WeakMap<FastifyRequest, Reservation>()
+
+/** The route pattern with its decoded path parameters, e.g. `/v1/projects/:projectId {"projectId":"prj_1"}`. */
+function routeScope(request: FastifyRequest) {
+  const params = request.params as Record<string, string> | undefined
+  const hasParams = params !== undefined && params !== null && Object.keys(params).length > 0
+  const scope = `${request.routeOptions.url ?? request.url.split('?')[0]}${hasParams ? ` ${canonicalize(params)}` : ''}`
+  // Kept short enough for a primary-key index whatever the parameters' length.
+  return scope.length > 512 ? `sha256:${sha256Hex(scope)}` : scope
+}
 
 export function registerIdempotency(app: FastifyInstance, database: Database) {
   const { db } = database
@@ -26,8 +38,8 @@ export function registerIdempotency(app: FastifyInstance, database: Database) {
         errors: [{ field: 'Idempotency-Key', code: 'format', message: 'must be 1–255 visible ASCII characters' }],
       })
     }
-    const scope: Reservation = { account_id: request.actor.accountId, method: request.method, route: request.url.split('?')[0]!, key }
-    const fingerprint = sha256Hex(JSON.stringify(request.body ?? null))
+    const scope: Reservation = { account_id: request.actor.accountId, method: request.method, route: routeScope(request), key }
+    const fingerprint = sha256Hex(canonicalize(request.body ?? null) ?? 'null')
     const stored = await reserve(scope, fingerprint)
     if (!stored) {
       reservations.set(request, scope)

@@ -39,6 +39,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
       },
       security: [{ CookieAuth: [] }],
     },
+    // @fastify/websocket hides its routes from the document; a realtime route with an operationId
+    // is part of the API (GET /v1/conversations/{conversationId}/events), so it is listed.
+    transform: ({ schema, url, route }) => (
+      (route as { websocket?: boolean }).websocket && schema?.operationId ? { schema: { ...schema, hide: false }, url } : { schema, url }
+    ),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) },
   })
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })

@@ -19,11 +19,28 @@ export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url')
 }
 
-export function decodeCursor(cursor: string | undefined, arity: number): CursorKey | undefined {
+/** A cursor part: `string` (well-formed text without NUL, at most 200 characters) or `integer` (0 to 2^31 − 1). */
+export type CursorPart = 'string' | 'integer'
+
+const MAX_CURSOR_INTEGER = 2 ** 31 - 1
+
+function partMatches(part: unknown, kind: CursorPart | undefined) {
+  if (typeof part === 'string') return kind !== 'integer' && part.length <= 200 && !part.includes('\u0000') && part.isWellFormed()
+  if (typeof part === 'number') return kind !== 'string' && Number.isInteger(part) && part >= 0 && part <= MAX_CURSOR_INTEGER
+  return false
+}
+
+/**
+ * The key a cursor encodes, checked against its `shape` (the type of each part, as the route
+ * sorts), or against its arity alone when a number is given. A key of another shape is refused
+ * with 400 invalid_cursor: it never reaches a query.
+ */
+export function decodeCursor(cursor: string | undefined, shape: number | readonly CursorPart[]): CursorKey | undefined {
   if (cursor === undefined) return undefined
+  const kinds: (CursorPart | undefined)[] = typeof shape === 'number' ? Array.from({ length: shape }, () => undefined) : [...shape]
   try {
     const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(key) && key.length === arity && key.every((part) => typeof part === 'string' || typeof part === 'number')) {
+    if (Array.isArray(key) && key.length === kinds.length && key.every((part, index) => partMatches(part, kinds[index]))) {
       return key as CursorKey
     }
   } catch {

@@ -23,9 +23,11 @@ export const ProblemSchema = Type.Object({
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 426: 'Upgrade Required', 429: 'Too Many Requests',
   500: 'Internal Server Error', 503: 'Service Unavailable',
 }
+
+export const problemTitle = (status: number) => TITLES[status] ?? 'Error'
 
 /** OpenAPI response entries for the listed statuses: the Problem schema, as application/problem+json. */
 export function problems(...statuses: number[]) {
@@ -57,6 +59,19 @@ export function registerProblemHandlers(app: FastifyInstance) {
   })
 }
 
+/** Fastify's own refusals before routing (Fastify's `frameworkErrors` option). */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendProblem(request, reply, new AppError('validation_failed', 'The URL is not valid: it has a malformed percent-encoding (%XX).', {
+      errors: [{ field: 'url', code: 'format', message: 'has a malformed percent-encoding' }],
+    }))
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendProblem(request, reply, new AppError('not_found', 'No such resource: a path parameter is longer than any identifier.'))
+  }
+  return sendProblem(request, reply, toAppError(error))
+}
+
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
   return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
 }
@@ -72,7 +87,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error
   if (error.validation) {
-    const errors = closestVariant(error.validation).map((item) => toFieldError(item, error.validationContext ?? 'body'))
+    const errors = closestVariant(collapseLiteralUnions(error.validation)).map((item) => toFieldError(item, error.validationContext ?? 'body'))
     return new AppError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
   }
   const known = error.code ? FASTIFY_CODES[error.code] : undefined
@@ -105,6 +120,29 @@ function closestVariant(items: ValidationItem[]): ValidationItem[] {
   return pool.reduce((best, errors) => (errors.length < best.length ? errors : best))
 }
 
+/**
+ * A value that matches none of a union of literals (`'a' | 'b'`) gets one `const` error per
+ * literal plus the `anyOf` error, none naming the allowed values. They become one `enum` error:
+ * "must be one of: "a", "b"".
+ */
+function collapseLiteralUnions(items: ValidationItem[]): ValidationItem[] {
+  const unions = items.filter((item) => item.keyword === 'anyOf')
+  if (unions.length === 0) return items
+  let result = items
+  for (const union of unions) {
+    const members = result.filter((item) => item !== union && item.instancePath === union.instancePath &&
+      item.schemaPath.startsWith(`${union.schemaPath}/`))
+    if (members.length === 0 || !members.every((item) => item.keyword === 'const')) continue
+    const allowed = [...new Set(members.map((item) => JSON.stringify((item.params as { allowedValue?: unknown }).allowedValue)))]
+    const collapsed = {
+      ...union, keyword: 'enum', params: { allowedValues: allowed.map((value) => JSON.parse(value) as unknown) },
+      message: `must be one of: ${allowed.join(', ')}`,
+    } as ValidationItem
+    result = result.filter((item) => !members.includes(item)).map((item) => (item === union ? collapsed : item))
+  }
+  return result
+}
+
 function toFieldError(item: ValidationItem, context: string): FieldError {
   const params = item.params as Record<string, unknown>
   const base = item.instancePath.replace(/^\//, '').replaceAll('/', '.')
@@ -112,5 +150,8 @@ function toFieldError(item: ValidationItem, context: string): FieldError {
   const extra = typeof params?.additionalProperty === 'string' ? params.additionalProperty : undefined
   const leaf = missing ?? extra
   const field = leaf ? (base ? `${base}.${leaf}` : leaf) : base || context
-  return { field, code: item.keyword, message: item.message ?? 'is invalid' }
+  const allowed = item.keyword === 'enum' && Array.isArray(params?.allowedValues) && !item.message?.startsWith('must be one of: ')
+    ? `must be one of: ${params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`
+    : undefined
+  return { field, code: item.keyword, message: allowed ?? item.message ?? 'is invalid' }
 }

@@ -6,7 +6,11 @@ import type { Config } from '../../config.ts'
 import type { Db } from '../db/index.ts'
 import { newId, nowIso } from '../ids.ts'
 
-export type MailMessage = { to: string; subject: string; text: string }
+export type MailMessage = {
+  to: string; subject: string; text: string
+  /** a short value the reader came for (a sign-in code): when the message is only logged, it stands on its own line */
+  highlight?: string
+}
 
 export type Mailer = {
   /** true when messages leave the machine (SMTP); false when they only reach the outbox table */
@@ -34,7 +38,11 @@ export function createMailer(config: Config, db: Db, log: FastifyBaseLogger): Ma
     async send(message) {
       if (!transport) {
         await record(message, 'stored')
-        if (config.nodeEnv !== 'production') log.info({ mailTo: message.to }, `mail (no SMTP_URL): ${message.subject}\n${message.text}`)
+        if (config.nodeEnv !== 'production') {
+          log.info({ mailTo: message.to }, message.highlight
+            ? `mail (no SMTP_URL) to ${message.to}: ${message.subject}\n\n    ${message.highlight}\n`
+            : `mail (no SMTP_URL): ${message.subject}\n${message.text}`)
+        }
         return
       }
       try {
