@@ -38,6 +38,7 @@ import { extractionModule } from './modules/extraction/index.ts'
 import { systemModule } from './modules/system/index.ts'
 import { workspaceModule } from './modules/workspace/index.ts'
 import { workModule } from './modules/work/index.ts'
+import { memoryModule } from './modules/memory/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(answersModule(deps))
   await app.register(extractionModule(deps))
   await app.register(workModule(deps))
+  await app.register(memoryModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -47,6 +47,8 @@ export type Config = {
   extractionQualityGate: number
   /** `auto`: grounded-ai when a chat model is configured, else extractive */
   extractionEngine: 'auto' | 'extractive' | 'grounded-ai'
+  /** codebase memory: local roots a codebase may be registered from (none: registration refused), and its limits */
+  codebases: { roots: string[]; maxBytes: number; maxFiles: number; timeoutMs: number }
 }
 
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
@@ -134,6 +136,13 @@ export function loadConfig(env: Env = process.env): Config {
   const extractionEngine = read('EXTRACTION_ENGINE', oneOf(['auto', 'extractive', 'grounded-ai'] as const), 'auto')
   if (extractionEngine === 'grounded-ai' && !llm) problems.push('LLM_BASE_URL: required when EXTRACTION_ENGINE is grounded-ai')
 
+  const codebases = {
+    roots: read('CODEBASE_ROOTS', (raw) => raw.split(',').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)), [] as string[]),
+    maxBytes: read('CODEBASE_MAX_BYTES', integer(1024, 10_000_000_000), 50_000_000),
+    maxFiles: read('CODEBASE_MAX_FILES', integer(1, 1_000_000), 5000),
+    timeoutMs: read('CODEBASE_TIMEOUT_MS', integer(1000, 3_600_000), 120_000),
+  }
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -144,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine,
+    shutdownTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, codebases,
   }
 }
 

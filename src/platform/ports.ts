@@ -37,7 +37,11 @@ export type Entitlements = {
   assertCanRecord(executor: Executor, workspaceId: string): Promise<void>
 }
 
+/** What the memory module offers the work module: told in the transaction of every work-set change. */
+export type WorkChangeListener = (executor: Executor, change: { workspaceId: string; sessionId: string }) => Promise<void>
+
 export type Ports = {
   externalContext?: ExternalContextSource
+  workChanged?: WorkChangeListener
   entitlements?: Entitlements
 }

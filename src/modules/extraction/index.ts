@@ -15,6 +15,7 @@ import { flagStaleWorkSets, presentRefinement, rebuildWorkSet } from './refine.t
 import { suggestProjects } from './suggestions.ts'
 
 export { REFINE_JOB, refineSession } from './refine.ts'
+export { contentTokens, cosine, detectLanguage, splitSentences, termVector, type TermVector } from './engine/text.ts'
 
 const Suggestion = Type.Object({
   route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),

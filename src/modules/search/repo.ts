@@ -61,3 +61,42 @@ export async function titleHits(database: Database, workspaceId: string, terms: 
   for (const term of terms.all) query = query.where(sql<boolean>`lower(title) like ${likePattern(term)} escape '\\'`)
   return query.limit(CANDIDATES).execute()
 }
+
+/**
+ * Segments holding ANY of the words (answers rank them further themselves), best first by the
+ * database's ranking: FTS5 bm25 (SQLite) or ts_rank with substring matches (PostgreSQL). Words
+ * shorter than a trigram are only used when there is no longer one (a scan that stops early).
+ */
+export async function anySegmentHits(database: Database, workspaceId: string, words: string[], limit = 120): Promise<SegmentHit[]> {
+  const { db } = database
+  const long = words.filter((word) => [...word].length >= 3)
+  const short = words.filter((word) => [...word].length < 3)
+  if (long.length === 0 && short.length === 0) return []
+  if (long.length === 0) {
+    const scan = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
+      .where((eb) => eb.or(short.map((word) => (database.dialect === 'sqlite' ? contains('s.text', word) : sql<boolean>`s.text ilike ${likePattern(word)}`))))
+      .limit(limit)
+    const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<Omit<SegmentHit, 'score'>>(scan.compile()) : await scan.execute()
+    return rows.map((row) => ({ ...row, score: 1 }))
+  }
+  if (database.dialect === 'sqlite') {
+    const expression = long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
+    const query = sql<SegmentHit>`
+      select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
+      from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
+      where transcript_fts match ${expression} and s.workspace_id = ${workspaceId}
+      order by bm25(transcript_fts) limit ${limit}`
+    const rows = database.readPool ? await database.readPool.all<SegmentHit>(query.compile(db)) : (await query.execute(db)).rows
+    return rows.map((row) => ({ ...row, score: Number(row.score) }))
+  }
+  const tsquery = sql`to_tsquery('simple', ${long.map((word) => `'${word.replace(/['\\:&|!()<>*]/g, ' ').trim()}'`).filter((word) => word !== "''").join(' | ') || "''"})`
+  const rows = await db.selectFrom('transcript_segments as s')
+    .select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')])
+    .where('s.workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([
+      sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`,
+      ...long.map((word) => sql<boolean>`s.text ilike ${likePattern(word)}`),
+    ]))
+    .orderBy('score', 'desc').limit(limit).execute()
+  return rows.map((row) => ({ ...row, score: Number(row.score) }))
+}

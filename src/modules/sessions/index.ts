@@ -12,6 +12,7 @@ import { sessionSchemas } from './schemas.ts'
 export { endSession, findConversationInWorkspace, getSession } from './service.ts'
 export { presentSession, type SessionSnapshot } from './presenter.ts'
 export { findSession as findSessionRow, toSessionRow, type SessionRow } from './repo.ts'
+export { findSessionBriefs, listProjectSessions, type SessionBrief } from './lookup.ts'
 
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

@@ -30,6 +30,14 @@ export async function findSegment(db: Db | Executor, workspaceId: string, segmen
   return row ? toSegmentRow(row) : undefined
 }
 
+/** The final segments of the workspace among `ids`, whatever their session. */
+export async function findWorkspaceSegments(db: Db | Executor, workspaceId: string, ids: readonly string[]) {
+  if (ids.length === 0) return []
+  const rows = await db.selectFrom('transcript_segments').selectAll()
+    .where('workspace_id', '=', workspaceId).where('id', 'in', [...new Set(ids)]).execute()
+  return rows.map(toSegmentRow)
+}
+
 /** The segments of one session among `ids` (ids of other sessions or workspaces are left out). */
 export async function findSessionSegments(db: Db | Executor, sessionId: string, ids: readonly string[]) {
   if (ids.length === 0) return []

@@ -8,7 +8,9 @@
 //   comments made through a share link appear in the object's comments;
 // - listSessionComments(deps, sessionId), listSessionWorkObjects(deps, sessionId): what the share view shows;
 // - recordFollowups(deps, trx, sessionId, {clarifications, relations}): what an extraction run raised;
-// - deriveTakeover(deps, sessionId): the takeover summary after the meeting.
+// - deriveTakeover(deps, sessionId): the takeover summary after the meeting;
+// - listAcceptedProjectWork(deps, workspaceId, {projectId, sessionIds}), findWorkObjectsMentioning(deps,
+//   workspaceId, words): accepted work of a project (project memory) and work a question mentions (answers).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -23,6 +25,7 @@ export { presentWorkObject, type WorkObject } from './presenter.ts'
 export { contentHash } from './content.ts'
 export { recordFollowups, type ProposedRelation, type RaisedClarification } from './followups.ts'
 export { deriveTakeover } from './takeover.ts'
+export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
