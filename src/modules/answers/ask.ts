@@ -105,9 +105,14 @@ const MIN_SCORE = 0.5
 const KEEP_RELATIVE = 0.85
 const MAX_SENTENCES = 3
 
-function firstSegment(sources: MemorySource[]): AnswerSource[] {
-  const segment = sources.find((source) => source.kind === 'segment')
-  return segment && segment.kind === 'segment' ? [{ kind: 'segment', id: segment.id, quote: segment.quote, sessionId: segment.sessionId, startMs: segment.startMs }] : []
+/** Where a reader opens what a memory entry rests on: its first segment, external item or file. */
+function openable(sources: MemorySource[]): AnswerSource[] {
+  const source = sources.find((candidate) => candidate.kind !== 'work-object')
+  if (!source) return []
+  if (source.kind === 'segment') return [{ kind: 'segment', id: source.id, quote: source.quote, sessionId: source.sessionId, startMs: source.startMs }]
+  if (source.kind === 'external-item') return [{ kind: 'external-item', id: source.id, quote: source.quote, url: source.url, title: source.title }]
+  if (source.kind === 'file') return [{ kind: 'file', id: source.id, quote: source.quote, path: source.path, line: source.line }]
+  return []
 }
 
 async function gatherUnits(deps: AppDeps, workspaceId: string, question: string): Promise<Unit[]> {
@@ -135,7 +140,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string)
   for (const hit of memory) {
     if (hit.kind === 'memory-entry') {
       const boost = hit.status === 'current' ? 0.08 : hit.status === 'superseded' ? -0.3 : 0
-      unit(hit.text, { kind: 'memory-entry', id: hit.id, quote: hit.text, projectId: hit.projectId, status: hit.status }, boost, firstSegment(hit.sources))
+      unit(hit.text, { kind: 'memory-entry', id: hit.id, quote: hit.text, projectId: hit.projectId, status: hit.status }, boost, openable(hit.sources))
       units.at(-1)!.covers = new Set(hit.sources.map((source) => source.id))
     } else if (hit.kind === 'external-item') {
       unit(hit.text, { kind: 'external-item', id: hit.id, quote: hit.text, projectId: hit.projectId, url: hit.url, title: hit.title })
