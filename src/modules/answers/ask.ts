@@ -12,7 +12,8 @@ import { LlmError } from '../../platform/llm/chat.ts'
 import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
 import { searchMemory, type MemorySource } from '../memory/index.ts'
 import { anySegmentHits } from '../search/index.ts'
-import { findWorkspaceSegments } from '../transcripts/index.ts'
+import { findSessionBriefs } from '../sessions/index.ts'
+import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
 import { embed, similarity } from './embedding.ts'
 
@@ -47,11 +48,16 @@ type Unit = {
   covers?: Set<string>
   /** rests on a superseded memory entry: never the answer */
   outdated?: boolean
+  /** what the passage is read with: the words of the segments around it and of its meeting's title */
+  context?: Set<string>
+  /** the words of everything the search found in the same meeting */
+  meeting?: Set<string>
 }
 
 /** Words that frame a question rather than say what it is about: they count a little. */
 const META = new Set(['decid', 'decis', 'agre', 'discuss', 'meet', 'talk', 'said', 'say', 'plan', 'team', 'know', 'tell', 'happen', 'latest', 'current', 'project',
-  '决定', '讨论', '会议', '什么', '怎么', '哪些', '知道', '关于', '最新', '目前', '项目', '时候', '我们'])
+  'caus', 'mean', 'use', 'get', 'new', 'now',
+  '决定', '讨论', '会议', '什么', '怎么', '哪些', '知道', '关于', '最新', '目前', '项目', '时候', '我们', '多少', '是什', '为什', '哪个', '是否'])
 const QUESTION_WORDS = /什么时候|什么|怎么样|怎么|为什么|哪些|哪个|哪里|是否|有没有|多少|谁|吗|呢|关于|我们|决定|讨论/g
 const FUNCTION_CHARACTERS = /[的了吗呢吧啊是在就都也还我你他她它们这那个一有和与及把被给要会能对说很太更再又让并或而但，。？！、：；\s]+/
 
@@ -86,24 +92,56 @@ function lexicalWords(question: string): string[] {
 }
 
 const weightOf = (token: string) => (META.has(token) ? 0.25 : 1)
+/** A question word found only around the passage (its neighbours, its meeting's title) counts this much. */
+const CONTEXT_CREDIT = 0.6
+const MEETING_CREDIT = 0.4
 
-function coverage(questionTokens: Set<string>, text: string): number {
+/** Stems of one word may differ in their ending (deliveri / deliv): a shared beginning of five letters is the same word. */
+function has(tokens: Set<string>, token: string): boolean {
+  if (tokens.has(token)) return true
+  if (!/^[a-z]{5,}$/.test(token)) return false
+  const start = token.slice(0, 5)
+  for (const candidate of tokens) if (candidate.startsWith(start)) return true
+  return false
+}
+
+/** Weighted share of the question's words in the passage (1), around it (0.6) or in its meeting (0.4). */
+function coverage(questionTokens: Set<string>, tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined): number {
   if (questionTokens.size === 0) return 0
-  const tokens = new Set(contentTokens(text))
   let total = 0
   let found = 0
   for (const token of questionTokens) {
     total += weightOf(token)
-    if (tokens.has(token)) found += weightOf(token)
+    if (has(tokens, token)) found += weightOf(token)
+    else if (context && has(context, token)) found += weightOf(token) * CONTEXT_CREDIT
+    else if (meeting && has(meeting, token)) found += weightOf(token) * MEETING_CREDIT
   }
   return found / total
 }
 
-/** Below these, the best passage is no evidence (tuned on the development split of eval/answers). */
+/** Openers restate the agenda ("this is the review of…", "今天复盘一下…"); a question asks: neither answers. */
+const OPENER = /\b(this is the|today we|the goal today|let'?s (start|kick off|get started)|quick (debrief|sync|update) on|agenda)\b|今天(主要)?(复盘|评审|讨论|看|过)|复盘一下|评审一下|过一下|我们开始/i
+const isQuestion = (text: string) => /[?？]\s*$/.test(text)
+
+const QUANTITY = /\b(how (many|much|long|often|big|large|fast|slow)|what (percent|percentage|share|rate|ratio|number|threshold|limit))\b|多少|几|多久|多长|多大|比例|阈值|上限/i
+const TIME = /\b(when|what (date|day|time))\b|什么时候|哪天|何时/i
+const NUMBER = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half|percent)\b|[一二三四五六七八九十百千万两半]/i
+const DATE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|today|week|month|quarter|q[1-4])\b|\d{1,2}[:/]\d{2}|周[一二三四五六日]|星期|[0-9一二三四五六七八九十]+月|号|下周|本周|明天|今天|季度/i
+
+/** Does the passage hold the kind of thing the question asks for (a number, a time)? */
+function fitsQuestion(question: string, text: string): number {
+  if (QUANTITY.test(question)) return NUMBER.test(text) ? 1 : 0
+  if (TIME.test(question)) return DATE.test(text) || NUMBER.test(text) ? 1 : 0
+  return 0.5
+}
+
+/** Below these, the best passage is no evidence (tuned on the development split of test/fixtures/answers). */
 const MIN_COVERAGE = 0.6
 const MIN_SCORE = 0.5
 const KEEP_RELATIVE = 0.85
 const MAX_SENTENCES = 3
+/** how many of the best-ranked segments are read with their neighbours */
+const NEIGHBOURHOODS = 24
 
 /** Where a reader opens what a memory entry rests on: its first segment, external item or file. */
 function openable(sources: MemorySource[]): AnswerSource[] {
@@ -129,8 +167,27 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string)
   const outdated = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status === 'superseded' ? hit.sources.map((source) => source.id) : [])))
   const live = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status !== 'superseded' ? hit.sources.map((source) => source.id) : [])))
   for (const id of live) outdated.delete(id)
+  // The best segments with their neighbours: an answer often sits next to the words that name its subject.
+  const neighbourhoods = await segmentNeighbourhoods(deps.database.db, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id))
+  const titles = new Map((await findSessionBriefs(deps.database.db, workspaceId, neighbourhoods.map(({ centre }) => centre.session_id))).map((session) => [session.id, session.title]))
+  const seen = new Set<string>()
+  const meetings = new Map<string, Set<string>>()
   for (const segment of segments) {
-    for (const sentence of splitSentences(segment.text)) unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id })
+    const words = meetings.get(segment.session_id) ?? new Set<string>()
+    for (const token of contentTokens(segment.text)) words.add(token)
+    meetings.set(segment.session_id, words)
+  }
+  for (const { centre, segments: around } of neighbourhoods) {
+    const context = new Set(contentTokens([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].join(' ')))
+    for (const segment of around) {
+      if (seen.has(segment.id)) continue
+      seen.add(segment.id)
+      for (const sentence of splitSentences(segment.text)) {
+        unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
+        units.at(-1)!.context = context
+        units.at(-1)!.meeting = meetings.get(segment.session_id)
+      }
+    }
   }
   for (const object of work) {
     const boost = object.kind === 'decision' || object.kind === 'outcome' ? 0.03 : 0
@@ -161,8 +218,14 @@ function rank(question: string, units: Unit[]): Unit[] {
   const questionTokens = new Set(contentTokens(question))
   const questionVector = embed(question)
   for (const unit of units) {
-    unit.coverage = coverage(questionTokens, unit.text)
-    unit.score = 0.7 * unit.coverage + 0.3 * Math.max(0, similarity(questionVector, embed(unit.text))) + unit.boost
+    const tokens = new Set(contentTokens(unit.text))
+    unit.coverage = coverage(questionTokens, tokens, unit.context, unit.meeting)
+    // An answer says something the question did not: a passage that only restates it is no answer.
+    const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
+    const novelty = Math.min(1, novel / 3)
+    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text))) + 0.1 * novelty + 0.1 * fitsQuestion(question, unit.text) + unit.boost
+    if (novel === 0) unit.score -= 0.3
+    if (OPENER.test(unit.text) || isQuestion(unit.text)) unit.score -= 0.15
   }
   return units.sort((a, b) => b.score - a.score)
 }

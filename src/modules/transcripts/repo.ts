@@ -38,6 +38,23 @@ export async function findWorkspaceSegments(db: Db | Executor, workspaceId: stri
   return rows.map(toSegmentRow)
 }
 
+/**
+ * Each given segment of the workspace with the final segments around it in its session (`before`
+ * earlier, `after` later), in time order: the context a passage is read in (answers).
+ */
+export async function segmentNeighbourhoods(db: Db | Executor, workspaceId: string, ids: readonly string[], before = 2, after = 2) {
+  const centres = await findWorkspaceSegments(db, workspaceId, ids)
+  return Promise.all(centres.map(async (centre) => {
+    const [earlier, later] = await Promise.all([
+      db.selectFrom('transcript_segments').selectAll().where('session_id', '=', centre.session_id).where('status', '=', 'final')
+        .where('start_ms', '<', centre.start_ms).orderBy('start_ms', 'desc').limit(before).execute(),
+      db.selectFrom('transcript_segments').selectAll().where('session_id', '=', centre.session_id).where('status', '=', 'final')
+        .where('start_ms', '>', centre.start_ms).orderBy('start_ms', 'asc').limit(after).execute(),
+    ])
+    return { centre, segments: [...earlier.reverse().map(toSegmentRow), centre, ...later.map(toSegmentRow)] }
+  }))
+}
+
 /** The segments of one session among `ids` (ids of other sessions or workspaces are left out). */
 export async function findSessionSegments(db: Db | Executor, sessionId: string, ids: readonly string[]) {
   if (ids.length === 0) return []
