@@ -105,18 +105,42 @@ function has(tokens: Set<string>, token: string): boolean {
   return false
 }
 
-/** Weighted share of the question's words in the passage (1), around it (0.6) or in its meeting (0.4). */
-function coverage(questionTokens: Set<string>, tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined): number {
-  if (questionTokens.size === 0) return 0
+/**
+ * What a passage must hold to answer: English content words, and for Chinese every character of the
+ * question's content, found through either bigram it is part of (so a bigram straddling two words,
+ * 仓迁 in 数仓迁移, costs nothing while a missing word, 年会, still counts against the passage).
+ */
+type Slot = { weight: number; tokens: string[] }
+
+export function questionSlots(question: string): Slot[] {
+  const lower = question.normalize('NFKC').toLowerCase()
+  const slots: Slot[] = [...new Set(contentTokens(lower.replace(/\p{Script=Han}+/gu, ' ')))].map((token) => ({ weight: weightOf(token), tokens: [token] }))
+  for (const run of lower.match(/\p{Script=Han}+/gu) ?? []) {
+    for (const piece of run.replace(QUESTION_WORDS, ' ').split(FUNCTION_CHARACTERS)) {
+      const characters = [...piece]
+      if (characters.length === 1) slots.push({ weight: 0.5, tokens: [piece] })
+      if (characters.length < 2) continue
+      characters.forEach((character, index) => {
+        const tokens = []
+        if (index > 0) tokens.push(characters[index - 1]! + character)
+        if (index < characters.length - 1) tokens.push(character + characters[index + 1]!)
+        slots.push({ weight: 0.5, tokens })
+      })
+    }
+  }
+  return slots
+}
+
+/** Weighted share of the question's slots found in the passage (1), around it (0.6) or in its meeting (0.4). */
+function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined): number {
   let total = 0
   let found = 0
-  for (const token of questionTokens) {
-    total += weightOf(token)
-    if (has(tokens, token)) found += weightOf(token)
-    else if (context && has(context, token)) found += weightOf(token) * CONTEXT_CREDIT
-    else if (meeting && has(meeting, token)) found += weightOf(token) * MEETING_CREDIT
+  for (const slot of slots) {
+    total += slot.weight
+    const credit = (words: Set<string> | undefined) => (words && slot.tokens.some((token) => has(words, token)) ? 1 : 0)
+    found += slot.weight * Math.max(credit(tokens), CONTEXT_CREDIT * credit(context), MEETING_CREDIT * credit(meeting))
   }
-  return found / total
+  return total === 0 ? 0 : found / total
 }
 
 /** Openers restate the agenda ("this is the review of…", "今天复盘一下…"); a question asks: neither answers. */
@@ -216,10 +240,11 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string)
 
 function rank(question: string, units: Unit[]): Unit[] {
   const questionTokens = new Set(contentTokens(question))
+  const slots = questionSlots(question)
   const questionVector = embed(question)
   for (const unit of units) {
     const tokens = new Set(contentTokens(unit.text))
-    unit.coverage = coverage(questionTokens, tokens, unit.context, unit.meeting)
+    unit.coverage = coverage(slots, tokens, unit.context, unit.meeting)
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
