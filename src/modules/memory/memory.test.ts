@@ -55,20 +55,11 @@ eachDatabase('project memory', (h) => {
     expect((await owner.post(url, { resolution: 'merge' })).statusCode).toBe(400)
 
     // Two people settle it at once: one wins, the other gets 409 with the conflict as it is.
-    const [a, b] = await Promise.all([
-      owner.post(url, { resolution: 'keep-one', keepEntryId: later }),
-      owner.post(url, { resolution: 'dismiss' }),
-    ])
-    const statuses = [a.statusCode, b.statusCode].sort()
-    expect(statuses).toEqual([200, 409])
-    const loser = a.statusCode === 409 ? a : b
-    expect(loser.json().code).toBe('memory_conflict_settled')
-    const winner = a.statusCode === 200 ? a : b
-    if (winner === b) {
-      // The dismissal won the race on this database: settle the rest of the story with a fresh pair.
-      expect(winner.json().conflict.status).toBe('dismissed')
-      return
-    }
+    const [a, b] = await Promise.all([1, 2].map(() => owner.post(url, { resolution: 'keep-one', keepEntryId: later })))
+    expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409])
+    const loser = a!.statusCode === 409 ? a! : b!
+    expect(loser.json()).toMatchObject({ code: 'memory_conflict_settled', conflict: { id: conflict.id, status: 'resolved' } })
+    const winner = a!.statusCode === 200 ? a! : b!
     const resolved = winner.json()
     expect(resolved.conflict).toMatchObject({ status: 'resolved', resolution: 'keep-one', keptEntryId: later })
     const after = (await owner.get(`/v1/projects/${project.id}/memory`)).json()
@@ -101,6 +92,30 @@ eachDatabase('project memory', (h) => {
     const body = (await owner.get(`/v1/projects/${project.id}/memory`)).json()
     expect(body.conflicts).toEqual([])
     expect(body.entries.map((entry: { status: string }) => entry.status)).toEqual(['superseded', 'current'])
+  })
+
+  it('keeps both sides with a note, or dismisses a conflict; a later refresh keeps what a person settled', async () => {
+    const owner = await h.member()
+    const project = (await owner.post('/v1/projects', { name: 'Regions' })).json()
+    await meeting(h, owner, project.id, 'EU', ['Hi.', 'Support hours for Europe are 8 to 18.'], 'Support hours are 8 to 18')
+    await meeting(h, owner, project.id, 'US', ['Hi.', 'Support hours for America are 9 to 17.'], 'Support hours are 9 to 17')
+    const conflict = (await owner.get(`/v1/projects/${project.id}/memory`)).json().conflicts[0]
+    const kept = await owner.post(`/v1/projects/${project.id}/memory/conflicts/${conflict.id}/resolve`, { resolution: 'keep-both', note: 'Different regions.' })
+    expect(kept.statusCode, kept.body).toBe(200)
+    expect(kept.json().conflict).toMatchObject({ status: 'resolved', resolution: 'keep-both', note: 'Different regions.' })
+    const both = kept.json().memory.entries
+    expect(both.map((entry: { status: string; note?: string }) => [entry.status, entry.note])).toEqual([['current', 'Different regions.'], ['current', 'Different regions.']])
+
+    await meeting(h, owner, project.id, 'Again', ['Hi.', 'Support hours are 7 to 19 from now on.'], 'Support hours are 7 to 19')
+    const third = (await owner.get(`/v1/projects/${project.id}/memory`)).json()
+    const open = third.conflicts.filter((row: { status: string }) => row.status === 'open')
+    expect(open.length).toBeGreaterThan(0)
+    for (const row of open) {
+      expect((await owner.post(`/v1/projects/${project.id}/memory/conflicts/${row.id}/resolve`, { resolution: 'dismiss' })).json().conflict.status).toBe('dismissed')
+    }
+    const settled = (await owner.get(`/v1/projects/${project.id}/memory`)).json()
+    expect(settled.conflicts.filter((row: { status: string }) => row.status === 'open')).toEqual([])
+    expect(settled.conflicts.find((row: { id: string }) => row.id === conflict.id)).toMatchObject({ status: 'resolved', resolution: 'keep-both' })
   })
 
   it('answers 404 across workspaces and 401 without a session', async () => {
