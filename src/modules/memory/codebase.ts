@@ -3,7 +3,8 @@
 // symbols (code-index.ts) and keep them as chunks answers can cite by file and line. Size, file
 // count and time are limited (CODEBASE_MAX_BYTES, CODEBASE_MAX_FILES, CODEBASE_TIMEOUT_MS).
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,8 +37,21 @@ export function localPathOf(source: string, roots: string[]): string {
   } else {
     throw badRequest('source', 'unsupported_source', 'source must be an absolute path or a file:// git URL; network URLs are not cloned by this server.')
   }
-  const resolved = path.resolve(target)
-  if (!roots.some((root) => resolved === root || resolved.startsWith(root + path.sep))) {
+  // A symlink under a root may point anywhere: the check is on where it really leads.
+  let resolved = path.resolve(target)
+  try {
+    resolved = realpathSync.native(resolved)
+  } catch {
+    // missing: cloning says so (422) once the root check passed
+  }
+  const realRoots = roots.map((root) => {
+    try {
+      return realpathSync.native(root)
+    } catch {
+      return root
+    }
+  })
+  if (!realRoots.some((root) => resolved === root || resolved.startsWith(root + path.sep))) {
     throw new AppError('codebase_not_allowed', roots.length === 0
       ? 'This server registers no codebases: its operator has not set CODEBASE_ROOTS.'
       : 'source is outside the directories this server may read (CODEBASE_ROOTS).')
@@ -69,7 +83,8 @@ async function indexCheckout(deps: AppDeps, directory: string, deadline: number)
   let fileCount = 0
   for (const file of files) {
     if (Date.now() > deadline) throw new IndexFailure('codebase_unavailable', `Indexing took longer than ${deps.config.codebases.timeoutMs} ms.`)
-    const info = await stat(path.join(directory, file)).catch(() => undefined)
+    // lstat: a tracked symlink is not followed (it could point outside the repository).
+    const info = await lstat(path.join(directory, file)).catch(() => undefined)
     if (!info?.isFile()) continue
     total += info.size
     if (total > maxBytes) throw new IndexFailure('codebase_too_large', `The repository is larger than ${maxBytes} bytes.`)

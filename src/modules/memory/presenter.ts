@@ -2,10 +2,11 @@
 import type { MemorySource } from './derive.ts'
 import type { CodebaseRow, ConflictRow, EntryRow, ExternalSourceRow } from './repo.ts'
 
-export function presentEntry(row: EntryRow, openConflictIds: string[]) {
+export function presentEntry(row: EntryRow, openConflictIds: string[], idOfKey: (key: string) => string | undefined) {
+  const supersededById = row.superseded_by ? idOfKey(row.superseded_by) : undefined
   return {
     id: row.id, projectId: row.project_id, kind: row.kind, statement: row.statement, subject: row.subject, status: row.status,
-    validFrom: row.valid_from, ...(row.valid_to ? { validTo: row.valid_to } : {}), ...(row.superseded_by ? { supersededById: row.superseded_by } : {}),
+    validFrom: row.valid_from, ...(row.valid_to ? { validTo: row.valid_to } : {}), ...(supersededById ? { supersededById } : {}),
     conflictIds: openConflictIds, ...(row.note ? { note: row.note } : {}), sources: JSON.parse(row.sources) as MemorySource[], updatedAt: row.updated_at,
   }
 }

@@ -49,7 +49,7 @@ export async function replaceEntries(db: Executor, workspaceId: string, projectI
   for (const entry of entries) {
     const values = {
       kind: entry.kind, statement: entry.statement, subject: entry.subject, status: entry.status, valid_from: entry.validFrom, valid_to: entry.validTo,
-      superseded_by: entry.supersededBy ? idOf.get(entry.supersededBy) ?? null : null, sources: JSON.stringify(entry.sources), note: entry.note,
+      superseded_by: entry.supersededBy, sources: JSON.stringify(entry.sources), note: entry.note,
     }
     const before = existing.get(entry.key)
     if (before) {

@@ -31,7 +31,7 @@ async function readMemory(deps: AppDeps, workspaceId: string, projectId: string)
   const openOf = (key: string) => open.filter((row) => (JSON.parse(row.entry_keys) as string[]).includes(key)).map((row) => row.id)
   return {
     projectId,
-    entries: entries.map((row) => presentEntry(row, openOf(row.entry_key))),
+    entries: entries.map((row) => presentEntry(row, openOf(row.entry_key), (key) => byKey.get(key)?.id)),
     conflicts: [...open, ...conflicts.filter((row) => row.status !== 'open')].map((row) => presentConflict(row, byKey)),
     codebases: codebases.map(presentCodebase),
     lastRefreshedAt: state?.last_refreshed_at ?? null,

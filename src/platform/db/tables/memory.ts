@@ -27,6 +27,7 @@ export type MemoryEntryTable = {
   status: MemoryEntryStatus
   valid_from: string
   valid_to: string | null
+  /** the entry key (not id) of the entry that replaced it: stable across concurrent refreshes */
   superseded_by: string | null
   /** JSON text: MemorySource[] */
   sources: string
