@@ -8,7 +8,7 @@ import type { AppDeps } from '../../platform/deps.ts'
 import type { Membership } from '../../platform/auth/actor.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { LlmError, type ChatClient } from '../../platform/llm/chat.ts'
-import { contentTokens, cosine, splitSentences, termVector } from '../extraction/engine/text.ts'
+import { contentTokens, cosine, splitSentences, termVector } from '../extraction/index.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { finalSegments, type SegmentRow } from '../transcripts/index.ts'
 
