@@ -112,7 +112,8 @@ export async function registerCodebase(deps: AppDeps, caller: Caller, projectId:
     })
     codebase = (await repo.findCodebaseBySource(db, project.id, source))!
   }
-  const claimed = await repo.claimCodebase(db, codebase.id, now)
+  // An indexing run that died (its process stopped) holds no claim past twice the time limit.
+  const claimed = await repo.claimCodebase(db, codebase.id, now, new Date(Date.now() - 2 * deps.config.codebases.timeoutMs).toISOString())
   if (!claimed) throw new AppError('codebase_indexing', 'This codebase is being indexed by another request.', { extra: { codebase: presentCodebase(codebase) } })
   const checkout = await mkdtemp(path.join(tmpdir(), 'confer-codebase-'))
   const deadline = Date.now() + deps.config.codebases.timeoutMs

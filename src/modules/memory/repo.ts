@@ -141,10 +141,10 @@ export async function insertCodebase(db: Executor, row: Insertable<MemoryCodebas
   await db.insertInto('memory_codebases').values(row).onConflict((oc) => oc.columns(['project_id', 'source']).doNothing()).execute()
 }
 
-/** Claims the codebase for indexing; undefined when another request is indexing it. */
-export async function claimCodebase(db: Executor, id: string, now: string) {
+/** Claims the codebase for indexing; undefined when another request is indexing it (since after `staleBefore`). */
+export async function claimCodebase(db: Executor, id: string, now: string, staleBefore: string) {
   const row = await db.updateTable('memory_codebases').set({ state: 'indexing', updated_at: now })
-    .where('id', '=', id).where('state', '!=', 'indexing').returningAll().executeTakeFirst()
+    .where('id', '=', id).where((eb) => eb.or([eb('state', '!=', 'indexing'), eb('updated_at', '<', staleBefore)])).returningAll().executeTakeFirst()
   return row ? toCodebase(row) : undefined
 }
 

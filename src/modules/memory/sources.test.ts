@@ -141,6 +141,15 @@ eachDatabase('external context and sources', (h) => {
     const memory = (await owner.get(`/v1/projects/${project.id}/memory`)).json()
     expect(memory.codebases).toEqual([expect.objectContaining({ source: notGit, state: 'failed', errorCode: 'codebase_unavailable' }), expect.objectContaining({ id: again.id, state: 'ready' })])
     expect(memory.entries.find((entry: { kind: string }) => entry.kind === 'code').sources[0]).toMatchObject({ kind: 'file', path: 'README.md', line: 1 })
+
+    // While one request indexes it, another is refused rather than indexing twice.
+    await h.database.db.updateTable('memory_codebases').set({ state: 'indexing' }).where('id', '=', again.id).execute()
+    const busy = await owner.post(url, { source: `file://${repository}`, reindex: true })
+    expect(busy.statusCode).toBe(409)
+    expect(busy.json()).toMatchObject({ code: 'codebase_indexing', codebase: { id: again.id, state: 'indexing' } })
+    const stranger = await h.member()
+    expect((await stranger.post(url, { source: `file://${repository}` })).statusCode).toBe(404)
+    expect((await h.anonymous.post(url, { source: `file://${repository}` })).statusCode).toBe(401)
   })
 }, {
   env: { CODEBASE_ROOTS: root },
