@@ -10,6 +10,7 @@ import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
 import { benchTranscription } from './transcription.ts'
 import { benchSearch, seedSearch } from './search.ts'
+import { benchAnswers } from './answers.ts'
 import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
 import { benchWork } from './work.ts'
@@ -159,13 +160,14 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
     if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
-    if (want('search')) {
+    if (want('search') || want('answers')) {
       const searcher = await signIn(server.url, outbox.read)
       const me = await (await fetch(`${server.url}/v1/account/current`, { headers: { cookie: searcher } })).json() as { account: { id: string }; workspace: { id: string } }
       const started = performance.now()
       const rows = await seedSearch(databaseUrl, me.workspace.id, me.account.id)
       console.log(`seeded ${rows} transcript segments in ${((performance.now() - started) / 1000).toFixed(0)} s (${label})`)
-      for (const line of await benchSearch(server.url, searcher, label)) console.log(line)
+      if (want('search')) for (const line of await benchSearch(server.url, searcher, label)) console.log(line)
+      if (want('answers')) for (const line of await benchAnswers(server.url, searcher, label)) console.log(line)
     }
     if (want('work')) {
       await benchWork(label, server.url, await signIn(server.url, outbox.read), load,

@@ -25,7 +25,8 @@ export async function startProcess(script: string, env: Record<string, string>, 
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  // Up to 60 s: on a busy machine a fresh PostgreSQL schema takes a while to migrate.
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)
     try {
       if ((await fetch(url + readyPath)).ok) break

@@ -5,9 +5,15 @@
 // to development keeps a score of its own).
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
+import { evaluateAnswers } from './answers.ts'
 
 const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((argument) => argument.startsWith('--split='))?.slice('--split='.length)
+// `--answers`: the answer engine over the labelled questions instead (eval/answers.ts).
+if (process.argv.includes('--answers')) {
+  await evaluateAnswers({ verbose, ...(only ? { only } : {}) })
+  process.exit(0)
+}
 const { report, splits, meetings: all } = evaluateExtractive()
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {

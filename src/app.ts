@@ -47,6 +47,7 @@ import { processingModule } from './modules/processing/index.ts'
 import { billingModule } from './modules/billing/index.ts'
 import { runnerModule } from './modules/runner/index.ts'
 import { webclientModule } from './modules/webclient/index.ts'
+import { memoryModule } from './modules/memory/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -155,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(billingModule(deps))
   await app.register(runnerModule(deps))
   await app.register(webclientModule(deps))
+  await app.register(memoryModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -49,6 +49,8 @@ export type Config = {
   extractionQualityGate: number
   /** `auto`: grounded-ai when a chat model is configured, else extractive */
   extractionEngine: 'auto' | 'extractive' | 'grounded-ai'
+  /** codebase memory: local roots a codebase may be registered from (none: registration refused), and its limits */
+  codebases: { roots: string[]; maxBytes: number; maxFiles: number; timeoutMs: number }
   /** billing: off (self-hosted, unlimited) unless Stripe is configured */
   billing: BillingConfig
 }
@@ -165,6 +167,13 @@ export function loadConfig(env: Env = process.env): Config {
       '`__Secure-service-auth.session_token; Secure`. Put Confer behind a TLS proxy and set PUBLIC_URL to its https address, ' +
       'or leave NODE_ENV unset to try it locally over http')
   }
+  const codebases = {
+    roots: read('CODEBASE_ROOTS', (raw) => raw.split(',').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)), [] as string[]),
+    maxBytes: read('CODEBASE_MAX_BYTES', integer(1024, 10_000_000_000), 50_000_000),
+    maxFiles: read('CODEBASE_MAX_FILES', integer(1, 1_000_000), 5000),
+    timeoutMs: read('CODEBASE_TIMEOUT_MS', integer(1000, 3_600_000), 120_000),
+  }
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -175,7 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
-    shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing,
+    shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing, codebases,
   }
 }
 

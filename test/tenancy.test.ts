@@ -127,6 +127,20 @@ const PARAMETERS: Record<string, Parameter> = {
       return json(await owner.post('/v1/local-runner/tasks', { workObjectId: object.id, runnerKind: 'runner-a' }), 'requesting a runner task').id
     },
   },
+  conflictId: {
+    scope: 'workspace',
+    async create({ owner, values }) {
+      const projectId = values.projectId ?? json(await owner.post('/v1/projects', { name: 'Tenancy memory' }), 'creating a project').id
+      const session = json(await owner.post('/v1/sessions', { captureMode: 'microphone', projectId }), 'starting a session')
+      for (const title of ['Tenancy launch date is March 3', 'Tenancy launch date is April 14']) {
+        json(await owner.post(`/v1/sessions/${session.id}/workobjects`, { kind: 'decision', title, targetProjectId: projectId }), 'capturing a decision')
+      }
+      await owner.post(`/v1/sessions/${session.id}/end`)
+      const conflict = json(await owner.get(`/v1/projects/${projectId}/memory`), 'reading project memory').conflicts[0]
+      if (!conflict) throw new Error('the two decisions opened no memory conflict')
+      return conflict.id
+    },
+  },
   invitationToken: {
     scope: 'capability',
     why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
@@ -180,6 +194,19 @@ const SAMPLES: Record<string, () => Sample> = {
 
 /** Requests that need data of their own in the filled-in resources (e.g. a transcript segment). */
 const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
+  'POST /v1/projects/:projectId/memory/conflicts/:conflictId/resolve': async () => ({ payload: { resolution: 'dismiss' } }),
+  'POST /v1/projects/:projectId/external-context/query': async () => ({ payload: { query: 'tenancy' } }),
+  'POST /v1/projects/:projectId/memory/codebase': async () => ({ payload: { source: '/nonexistent/tenancy-codebase' } }),
+  'POST /v1/projects/:projectId/memory/external-sources': async ({ h, owner, values }) => {
+    // A stand-in connector (the integrations module's port) so the observation has an item to bind.
+    h.app.deps.ports.externalContext ??= async (query) => ({
+      connectionIds: ['con_tenancy'],
+      items: [{ itemId: 'tenancy:1', connectionId: 'con_tenancy', provider: 'test', kind: 'issue', title: `Item of ${query.projectId}`, snippet: '', url: 'https://example.invalid/1' }],
+    })
+    const observation = json(await owner.post(`/v1/projects/${values.projectId}/external-context/query`, { query: 'tenancy' }), 'asking external context')
+    return { payload: { observationId: observation.observationId, itemIds: ['tenancy:1'], confirmSourceBound: true } }
+  },
+  'POST /v1/search/answer': async () => ({ payload: { query: 'tenancy' } }),
   'POST /v1/sessions/:sessionId/transcript-summary': async ({ h, values }) => {
     const [segmentId] = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
     return { payload: { segmentId, itemText: 'Ship the release', locale: 'en' } }
@@ -285,6 +312,7 @@ const VIEW_MEMBER_WRITES: Record<string, string> = {
   'PUT /v1/projects/:projectId/membership': 'the caller\'s own project roles, which grant nothing',
   'DELETE /v1/projects/:projectId/membership': 'the caller leaving a project',
   'POST /v1/sessions/:sessionId/transcript-summary': 'reads the transcript and stores nothing',
+  'POST /v1/search/answer': 'answers from what the asker may read and stores nothing',
   'POST /v1/workobjects/:workObjectId/comments': 'view members may comment (interface §2, content permission)',
   'PATCH /v1/workobjects/:workObjectId/comments/:commentId': 'the author edits their own comment',
   'DELETE /v1/workobjects/:workObjectId/comments/:commentId': 'the author (or a manager) deletes a comment',

@@ -44,8 +44,12 @@ export type Entitlements = {
  */
 export type ProjectSessions = (executor: Executor, workspaceId: string, projectId: string) => Promise<Record<string, unknown>[]>
 
+/** What the memory module offers the work module: told in the transaction of every work-set change. */
+export type WorkChangeListener = (executor: Executor, change: { workspaceId: string; sessionId: string }) => Promise<void>
+
 export type Ports = {
   externalContext?: ExternalContextSource
+  workChanged?: WorkChangeListener
   entitlements?: Entitlements
   projectSessions?: ProjectSessions
 }

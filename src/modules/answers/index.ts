@@ -1,5 +1,8 @@
-// Answers from stored material (DESIGN §8): transcript summaries now; search answers and project
-// memory later, on the same extractive / grounded-ai pattern.
+// Answers from stored material (DESIGN §8): transcript summaries (summary.ts) and questions answered
+// over everything the asker may see (ask.ts: POST /v1/search/answer), both `extractive` by default
+// and `grounded-ai` with a chat model, every claim citing its sources, `no-evidence` rather than a
+// guess. It reads other modules through their index.ts (memory, search, transcripts, work) and
+// exports nothing.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -8,6 +11,7 @@ import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { summarizeForItem } from './summary.ts'
+import { answerQuestion } from './ask.ts'
 
 const Point = Type.Object({ text: Type.String(), sourceSegmentIds: Type.Array(Type.String()) })
 const SummaryResult = Type.Object({
@@ -38,6 +42,50 @@ function routes(base: FastifyInstance, deps: AppDeps) {
   }, (request) => summarizeForItem(deps, memberOf(request).membership, request.params.sessionId, request.body))
 }
 
+const AnswerSource = Type.Object({
+  kind: Type.Union(['segment', 'work-object', 'memory-entry', 'external-item', 'file'].map((kind) => Type.Literal(kind))),
+  id: Type.String(),
+  quote: Type.String({ description: 'The words of the source the sentence rests on.' }),
+  sessionId: Type.Optional(Type.String({ description: 'segment, work-object: the session to open.' })),
+  startMs: Type.Optional(Type.Number({ description: 'segment: where in the recording.' })),
+  projectId: Type.Optional(Type.String({ description: 'memory-entry, external-item, file: the project whose memory holds it.' })),
+  status: Type.Optional(Type.String({ description: 'memory-entry: current, superseded or in-conflict.' })),
+  url: Type.Optional(Type.String({ description: 'external-item: where it lives in its tool.' })),
+  title: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String({ description: 'file: path in the codebase.' })),
+  line: Type.Optional(Type.Integer({ description: 'file: 1-based line.' })),
+}, { $id: 'WorkspaceMemoryAnswerSource' })
+
+const SearchAnswer = Type.Object({
+  query: Type.String(),
+  status: Type.Union([Type.Literal('answered'), Type.Literal('no-evidence')]),
+  answer: Type.String({ description: 'Empty with no-evidence. Every sentence is one of `sentences`.' }),
+  sentences: Type.Array(Type.Object({ text: Type.String(), sourceIndexes: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, description: 'Indexes into `sources`.' }) })),
+  sources: Type.Array(Type.Ref('WorkspaceMemoryAnswerSource')),
+  generatedBy: Type.Union([Type.Literal('grounded-ai'), Type.Literal('extractive')]),
+})
+
+function answerRoute(base: FastifyInstance, deps: AppDeps) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  app.addSchema(AnswerSource)
+  app.post('/v1/search/answer', {
+    schema: {
+      operationId: 'answerSearchQuestion', tags: [TAGS.sessions],
+      summary: 'Answer a question over everything the asker may see in the workspace (transcripts, work objects, project memory, bound external items, codebases), every sentence citing its sources, or `no-evidence`. `mode: grounded-ai` uses the configured chat model (a sentence citing no passage is dropped) and falls back to `extractive` without one. English and Chinese. Changes nothing: view members may ask.',
+      body: Type.Object({
+        query: Type.String({ minLength: 1, maxLength: 500 }),
+        mode: Type.Optional(Type.Union([Type.Literal('extractive'), Type.Literal('grounded-ai')], { default: 'extractive' })),
+        locale: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh-Hans')])),
+      }, { additionalProperties: false }),
+      response: { 200: SearchAnswer, ...problems(400, 401, 403, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body))
+}
+
 export function answersModule(deps: AppDeps): FastifyPluginAsync {
-  return async (app) => routes(app, deps)
+  return async (app) => {
+    routes(app, deps)
+    answerRoute(app, deps)
+  }
 }

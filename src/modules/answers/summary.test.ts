@@ -88,3 +88,31 @@ eachDatabase('transcript summary (grounded-ai)', (h) => {
     expect((await ask()).json()).toMatchObject({ status: 'no-evidence', generatedBy: 'grounded-ai' })
   })
 })
+
+eachDatabase('transcript summary in the asked language', (h) => {
+  it('answers a zh-Hans request about an English transcript in Chinese, quoting what was said', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const ids = await seedSegments(h, session, MEETING)
+    const body = (await owner.post(`/v1/sessions/${session.id}/transcript-summary`, { segmentId: ids[2], itemText: 'Send the launch email to customers', locale: 'zh-Hans' })).json()
+    expect(body.status).toBe('answered')
+    expect(body.summary.text.startsWith('会议中提到：')).toBe(true)
+    expect(body.summary.text).toContain('“Dana will send the launch email to customers on Friday.”')
+    const english = (await owner.post(`/v1/sessions/${session.id}/transcript-summary`, { segmentId: ids[2], itemText: 'Send the launch email to customers', locale: 'en' })).json()
+    expect(english.summary.text).not.toMatch(/\p{Script=Han}/u)
+  })
+
+  it('refuses a grounded-ai summary written in English when zh-Hans was asked', async () => {
+    h.app.deps.llm = createChatClient({ baseUrl: llmUrl(), model: 'test-model', timeoutMs: 5000 })
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const ids = await seedSegments(h, session, MEETING)
+    llm.reply = () => ({ status: 200, content: JSON.stringify({ status: 'answered', text: 'Dana emails customers on Friday.', points: [{ text: 'Dana sends it Friday', sourceSegmentIds: [ids[2]] }] }) })
+    const english = (await owner.post(`/v1/sessions/${session.id}/transcript-summary`, { segmentId: ids[2], itemText: 'Send the launch email', locale: 'zh-Hans' })).json()
+    expect(english.generatedBy).toBe('extractive')
+    expect(english.summary.text.startsWith('会议中提到：')).toBe(true)
+    llm.reply = () => ({ status: 200, content: JSON.stringify({ status: 'answered', text: 'Dana 周五给客户发邮件。', points: [{ text: 'Dana 周五发送', sourceSegmentIds: [ids[2]] }] }) })
+    expect((await owner.post(`/v1/sessions/${session.id}/transcript-summary`, { segmentId: ids[2], itemText: 'Send the launch email', locale: 'zh-Hans' })).json()).toMatchObject({ generatedBy: 'grounded-ai', summary: { text: 'Dana 周五给客户发邮件。' } })
+    h.app.deps.llm = undefined
+  })
+})

@@ -29,7 +29,19 @@ const RELEVANT = 0.08
 
 type Sentence = { text: string; segmentId: string; position: number; relevance: number; score: number }
 
-const joinFor = (locale: SummaryLocale, parts: string[]) => (locale === 'zh-Hans' ? parts.join('') : parts.join(' '))
+const HAN = /\p{Script=Han}/u
+const isChinese = (text: string) => HAN.test(text)
+
+/**
+ * The summary text in the asked language. Extractive quotes the transcript as it was said; asked
+ * in zh-Hans about an English (or mixed) transcript, the text frames the quotes in Chinese rather
+ * than answering in English.
+ */
+function joinFor(locale: SummaryLocale, parts: string[]): string {
+  if (locale !== 'zh-Hans') return parts.join(' ')
+  if (parts.every(isChinese)) return parts.join('')
+  return `会议中提到：${parts.map((part) => (isChinese(part) ? part : `“${part}”`)).join('；')}`
+}
 const empty = (generatedBy: TranscriptSummary['generatedBy']): TranscriptSummary =>
   ({ status: 'no-evidence', summary: { text: '', points: [], sourceSegmentIds: [] }, generatedBy })
 
@@ -88,6 +100,8 @@ async function groundedSummary(llm: ChatClient, segments: SegmentRow[], anchorIn
     const cited = answer.points.flatMap((point) => point.sourceSegmentIds)
     // Grounding: no point without a citation, no citation outside the transcript given.
     if (answer.points.length === 0 || answer.points.some((point) => point.sourceSegmentIds.length === 0) || cited.some((id) => !allowed.has(id))) return undefined
+    // Asked in zh-Hans, a summary with no Chinese in it is in the wrong language.
+    if (input.locale === 'zh-Hans' && !isChinese(answer.text)) return undefined
     return { status: 'answered', summary: { text: answer.text, points: answer.points, sourceSegmentIds: [...new Set(cited)] }, generatedBy: 'grounded-ai' }
   } catch (error) {
     if (error instanceof LlmError) return undefined

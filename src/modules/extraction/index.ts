@@ -17,7 +17,7 @@ import { countFinalSegments } from '../transcripts/index.ts'
 
 export { REFINE_JOB, refineSession } from './refine.ts'
 /** text helpers of the engine that answers reuse: sentence splitting and term vectors (en, zh-Hans) */
-export { contentTokens, cosine, splitSentences, termVector } from './engine/text.ts'
+export { contentTokens, cosine, detectLanguage, splitSentences, termVector, type TermVector } from './engine/text.ts'
 
 const Suggestion = Type.Object({
   route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),

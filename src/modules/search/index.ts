@@ -1,4 +1,5 @@
-// Search: sessions by title and transcript (the answers of DESIGN §8 come later).
+// Search: sessions by title and transcript. Other modules (answers) use anySegmentHits(database,
+// workspaceId, words): the workspace's segments holding any of the words, ranked by the full-text index.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -7,6 +8,8 @@ import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { searchSessions } from './service.ts'
+
+export { anySegmentHits, type SegmentHit } from '../transcripts/index.ts'
 
 const SearchResult = Type.Object({
   query: Type.String(),

@@ -16,6 +16,7 @@ export {
   findSession as findSessionRow, findSessionById, findSessionsByTitleTerms, listChunkRange, listChunks, listSessionsByIds, sessionStates, toSessionRow,
   type SessionRow,
 } from './repo.ts'
+export { findSessionBriefs, listProjectSessionBriefs, type SessionBrief } from './lookup.ts'
 
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
   // The projects module lists a project's sessions through this port (it cannot import this module:

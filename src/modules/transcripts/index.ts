@@ -4,9 +4,12 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
-export { countFinalSegments, finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'
+export {
+  countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, segmentNeighbourhoods, listSegments, listSpeakers,
+  type SegmentRow, type SpeakerRow,
+} from './repo.ts'
 export { transcribeSession } from './pipeline.ts'
-export { segmentHits, type SegmentHit } from './search.ts'
+export { anySegmentHits, segmentHits, type SegmentHit } from './search.ts'
 export { acceptClientSegment, type ClientSegment } from './client.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
 

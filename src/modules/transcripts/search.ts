@@ -1,6 +1,7 @@
 // Candidate transcript segments for a search (the search and answers modules call it through index.ts), ranked by the database: bm25 over the FTS5 trigram
 // index (SQLite) or ts_rank over the full-text index with substring matches (PostgreSQL).
 import { sql } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import type { Database } from '../../platform/db/index.ts'
 import { ftsExpression, likePattern, type Terms } from '../../platform/db/text-search.ts'
 
@@ -53,4 +54,78 @@ export async function segmentHits(database: Database, workspaceId: string, terms
   ]))
   for (const term of terms.short) query = query.where(pgContains(term))
   return (await query.orderBy('score', 'desc').limit(CANDIDATES).execute()).map((row) => ({ ...row, score: Number(row.score) }))
+}
+
+
+/** A word in more segments than this says little about where an answer is (in this workspace). */
+const FREQUENT = 600
+
+/** A word's frequency changes slowly: counted once per workspace every few minutes, per process. */
+const frequency = new LRUCache<string, boolean>({ max: 20_000, ttl: 5 * 60_000 })
+
+/** Whether the word is in at least FREQUENT segments of the workspace: a bounded count that stops there. */
+async function isFrequent(database: Database, workspaceId: string, word: string): Promise<boolean> {
+  const key = `${database.dialect}|${workspaceId}|${word}`
+  const known = frequency.get(key)
+  if (known !== undefined) return known
+  const counted = await countIsFrequent(database, workspaceId, word)
+  frequency.set(key, counted)
+  return counted
+}
+
+async function countIsFrequent(database: Database, workspaceId: string, word: string): Promise<boolean> {
+  const { db } = database
+  if (database.dialect === 'sqlite') {
+    const query = sql<{ n: number }>`select count(*) as n from (select 1 from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid
+      join transcript_segments s on s.id = k.segment_id where transcript_fts match ${ftsExpression([word])} and s.workspace_id = ${workspaceId} limit ${FREQUENT})`
+    const rows = database.readPool ? await database.readPool.all<{ n: number }>(query.compile(db)) : (await query.execute(db)).rows
+    return Number(rows[0]?.n ?? 0) >= FREQUENT
+  }
+  const query = sql<{ n: number }>`select count(*) as n from (select 1 from transcript_segments s where s.workspace_id = ${workspaceId}
+    and (to_tsvector('simple', s.text) @@ plainto_tsquery('simple', ${word}) or s.text ilike ${likePattern(word)}) limit ${FREQUENT}) found`
+  return Number((await query.execute(db)).rows[0]?.n ?? 0) >= FREQUENT
+}
+
+/**
+ * Segments holding the question's words, best first by the database's ranking: FTS5 bm25 (SQLite)
+ * or ts_rank with substring matches (PostgreSQL). Any selective word finds a segment (OR); words
+ * in very many segments only narrow (AND) when no selective word is left, so a common word never
+ * makes the database rank half the workspace. Words shorter than a trigram are only used when there
+ * is no longer one (a scan that stops early).
+ */
+export async function anySegmentHits(database: Database, workspaceId: string, words: string[], limit = 120): Promise<SegmentHit[]> {
+  const { db } = database
+  const long = words.filter((word) => [...word].length >= 3)
+  const short = words.filter((word) => [...word].length < 3)
+  if (long.length === 0 && short.length === 0) return []
+  if (long.length === 0) {
+    const scan = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
+      .where((eb) => eb.or(short.map((word) => (database.dialect === 'sqlite' ? contains('s.text', word) : sql<boolean>`s.text ilike ${likePattern(word)}`))))
+      .limit(limit)
+    const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<Omit<SegmentHit, 'score'>>(scan.compile()) : await scan.execute()
+    return rows.map((row) => ({ ...row, score: 1 }))
+  }
+  const frequent = await Promise.all(long.map((word) => isFrequent(database, workspaceId, word)))
+  const selective = long.filter((_, index) => !frequent[index])
+  const mode = selective.length > 0 ? 'any' : 'all'
+  const chosen = selective.length > 0 ? selective : long
+  if (database.dialect === 'sqlite') {
+    const expression = chosen.map((word) => `"${word.replaceAll('"', '""')}"`).join(mode === 'any' ? ' OR ' : ' AND ')
+    const query = sql<SegmentHit>`
+      select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
+      from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
+      where transcript_fts match ${expression} and s.workspace_id = ${workspaceId}
+      order by bm25(transcript_fts) limit ${limit}`
+    const rows = database.readPool ? await database.readPool.all<SegmentHit>(query.compile(db)) : (await query.execute(db)).rows
+    return rows.map((row) => ({ ...row, score: Number(row.score) }))
+  }
+  const lexemes = chosen.map((word) => `'${word.replace(/['\\:&|!()<>*]/g, ' ').trim()}'`).filter((word) => word !== "''")
+  const tsquery = sql`to_tsquery('simple', ${lexemes.join(mode === 'any' ? ' | ' : ' & ') || "''"})`
+  const substrings = chosen.map((word) => sql<boolean>`s.text ilike ${likePattern(word)}`)
+  const rows = await db.selectFrom('transcript_segments as s')
+    .select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')])
+    .where('s.workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`, mode === 'any' ? eb.or(substrings) : eb.and(substrings)]))
+    .orderBy('score', 'desc').limit(limit).execute()
+  return rows.map((row) => ({ ...row, score: Number(row.score) }))
 }

@@ -49,6 +49,8 @@ export async function announce(deps: AppDeps, trx: Executor, set: { id: string; 
   await deps.events.append(trx, set.conversation_id, type, data)
   const bumped = await repo.bumpWorkSet(trx, set.id, at)
   await deps.events.append(trx, set.conversation_id, 'workset.updated', { workSetId: set.id, revision: bumped.revision })
+  // Whoever derives from work (project memory) hears of it in the same transaction.
+  await deps.ports.workChanged?.(trx, { workspaceId: bumped.workspace_id, sessionId: bumped.session_id })
   return bumped
 }
 

@@ -10,6 +10,8 @@
 // - recordFollowups(deps, trx, sessionId, {clarifications, relations}): what an extraction run raised;
 // - deriveTakeover(deps, sessionId): the takeover summary after the meeting;
 // - findWorkObject(deps, workspaceId, id): one object as the API shows it (the runner's tasks).
+// - listAcceptedProjectWork(deps, workspaceId, {projectId, sessionIds}), findWorkObjectsMentioning(deps,
+//   workspaceId, words): accepted work of a project (project memory) and work a question mentions (answers).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -34,6 +36,7 @@ export async function findWorkObject(deps: AppDeps, workspaceId: string, id: str
   const row = await findObject(deps.database.db, workspaceId, id)
   return row && presentWorkObject(row)
 }
+export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

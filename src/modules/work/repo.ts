@@ -70,7 +70,7 @@ export async function insertWorkSet(db: Executor, row: Insertable<WorkSetTable>)
  */
 export async function bumpWorkSet(db: Executor, id: string, now: string) {
   const row = await db.updateTable('work_sets').set({ revision: sql<number>`revision + 1`, updated_at: now })
-    .where('id', '=', id).returning(['revision', 'takeover_state', 'session_id']).executeTakeFirstOrThrow()
+    .where('id', '=', id).returning(['revision', 'takeover_state', 'session_id', 'workspace_id']).executeTakeFirstOrThrow()
   return { ...row, revision: Number(row.revision) }
 }
 

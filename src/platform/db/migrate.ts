@@ -17,6 +17,7 @@ import { followups } from './migrations/0011_followups.ts'
 import { searchKeys } from './migrations/0012_search_keys.ts'
 import { billing } from './migrations/0015_billing.ts'
 import { runner } from './migrations/0018_runner.ts'
+import { memory } from './migrations/0017_memory.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -33,6 +34,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0012_search_keys': searchKeys,
   '0015_billing': billing,
   '0018_runner': runner,
+  '0017_memory': memory,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

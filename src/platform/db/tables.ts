@@ -14,6 +14,7 @@ import type { WorkTables } from './tables/work.ts'
 import type { NotificationsTables } from './tables/notifications.ts'
 import type { BillingTables } from './tables/billing.ts'
 import type { RunnerTables } from './tables/runner.ts'
+import type { MemoryTables } from './tables/memory.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/workspace.ts'
@@ -27,6 +28,7 @@ export type * from './tables/work.ts'
 export type * from './tables/notifications.ts'
 export type * from './tables/billing.ts'
 export type * from './tables/runner.ts'
+export type * from './tables/memory.ts'
 
 export type Tables = PlatformTables &
   WorkspaceTables &
@@ -39,4 +41,5 @@ export type Tables = PlatformTables &
   ExtractionTables &
   WorkTables &
   BillingTables &
-  RunnerTables
+  RunnerTables &
+  MemoryTables

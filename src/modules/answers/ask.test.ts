@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { chatServer } from '../../../test/chat-server.ts'
+import { eachDatabase } from '../../../test/harness.ts'
+import { createChatClient } from '../../platform/llm/chat.ts'
+import { joinWorkspace, startRecording } from '../sessions/testing.ts'
+import { seedSegments } from '../transcripts/testing.ts'
+import { queryWords } from './ask.ts'
+
+const llm = chatServer()
+beforeAll(() => llm.start())
+afterAll(() => llm.stop())
+
+eachDatabase('search answers', (h) => {
+  it('answers from transcripts with cited segments, says no-evidence otherwise, and only within the workspace', async () => {
+    const owner = await h.member()
+    const viewer = await joinWorkspace(h, owner.workspaceId, 'view')
+    const session = await startRecording(owner, { title: 'Infra sync' })
+    const ids = await seedSegments(h, session, [
+      { text: 'Morning everyone.' },
+      { text: 'The staging database migrates to PostgreSQL 16 next Tuesday.' },
+      { text: 'Priya owns the backup verification.' },
+    ])
+    const asked = await viewer.post('/v1/search/answer', { query: 'When does the staging database migrate to PostgreSQL?' })
+    expect(asked.statusCode, asked.body).toBe(200)
+    const body = asked.json()
+    expect(body).toMatchObject({ query: 'When does the staging database migrate to PostgreSQL?', status: 'answered', generatedBy: 'extractive' })
+    expect(body.answer).toBe('The staging database migrates to PostgreSQL 16 next Tuesday.')
+    expect(body.sentences).toEqual([{ text: body.answer, sourceIndexes: [0] }])
+    expect(body.sources[0]).toMatchObject({ kind: 'segment', id: ids[1], sessionId: session.id, startMs: expect.any(Number), quote: body.answer })
+
+    expect((await owner.post('/v1/search/answer', { query: 'What is the budget for the offsite dinner?' })).json())
+      .toEqual({ query: 'What is the budget for the offsite dinner?', status: 'no-evidence', answer: '', sentences: [], sources: [], generatedBy: 'extractive' })
+    const stranger = await h.member()
+    expect((await stranger.post('/v1/search/answer', { query: 'When does the staging database migrate to PostgreSQL?' })).json().status).toBe('no-evidence')
+    expect((await owner.post('/v1/search/answer', { query: '' })).statusCode).toBe(400)
+    expect((await owner.post('/v1/search/answer', { query: 'x', mode: 'guess' })).statusCode).toBe(400)
+    expect((await h.anonymous.post('/v1/search/answer', { query: 'x' })).statusCode).toBe(401)
+  })
+
+  it('answers Chinese questions over Chinese transcripts, joined without spaces', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner, { title: '季度规划' })
+    const ids = await seedSegments(h, session, [
+      { text: '大家好。', language: 'zh-Hans' },
+      { text: '我们决定预算审批在下周五之前完成。张伟负责联系供应商。', language: 'zh-Hans' },
+      { text: '办公室的咖啡机坏了。', language: 'zh-Hans' },
+    ])
+    const body = (await owner.post('/v1/search/answer', { query: '预算审批什么时候完成？', locale: 'zh-Hans' })).json()
+    expect(body.status).toBe('answered')
+    expect(body.answer).toContain('我们决定预算审批在下周五之前完成。')
+    expect(body.answer).not.toContain(' ')
+    expect(body.answer).not.toContain('咖啡机')
+    expect(body.sources[0]).toMatchObject({ kind: 'segment', id: ids[1] })
+    expect((await owner.post('/v1/search/answer', { query: '年会的场地定在哪里？' })).json().status).toBe('no-evidence')
+  })
+
+  it('grounded-ai: keeps sentences that cite a passage, drops the rest, falls back to extractive when the model fails', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const ids = await seedSegments(h, session, [{ text: 'The mobile release ships on June 2 after the security review.' }, { text: 'Unrelated chatter.' }])
+    h.app.deps.llm = createChatClient({ baseUrl: llm.url(), model: 'test-model', timeoutMs: 5000 })
+    llm.reply = ({ messages }) => {
+      expect(messages[1]!.content).toContain('[S1]')
+      return { status: 200, content: JSON.stringify({ status: 'answered', sentences: [
+        { text: 'The mobile release ships on June 2.', sourceIds: ['S1'] },
+        { text: 'It will be a huge success.', sourceIds: [] },
+        { text: 'Marketing approved it.', sourceIds: ['S9'] },
+      ] }) }
+    }
+    const ask = () => owner.post('/v1/search/answer', { query: 'When does the mobile release ship?', mode: 'grounded-ai' })
+    const grounded = (await ask()).json()
+    expect(grounded).toMatchObject({ status: 'answered', generatedBy: 'grounded-ai', answer: 'The mobile release ships on June 2.' })
+    expect(grounded.sources).toEqual([expect.objectContaining({ kind: 'segment', id: ids[0] })])
+    llm.reply = () => ({ status: 503 })
+    expect((await ask()).json()).toMatchObject({ status: 'answered', generatedBy: 'extractive', answer: 'The mobile release ships on June 2 after the security review.' })
+    llm.reply = () => ({ status: 200, content: JSON.stringify({ status: 'answered', sentences: [{ text: 'Invented.', sourceIds: [] }] }) })
+    expect((await ask()).json().generatedBy).toBe('extractive')
+    // Without mode, no model is asked.
+    llm.reply = () => { throw new Error('the model must not be asked') }
+    expect((await owner.post('/v1/search/answer', { query: 'When does the mobile release ship?' })).json().generatedBy).toBe('extractive')
+    h.app.deps.llm = undefined
+  })
+})
+
+it('turns questions into search words: stems as written, Chinese trigrams, no question words', () => {
+  expect(queryWords('What did we decide about the pricing page?')).toEqual(['price', 'page'])
+  expect(queryWords('预算审批什么时候完成？')).toEqual(['预算审', '算审批', '完成'])
+})

@@ -1,0 +1,150 @@
+// POST /v1/search/answer: a question answered over everything the asker may see in the workspace
+// (transcripts, work objects, project memory, bound external items, indexed codebases), every
+// sentence citing a source, or `no-evidence`. Retrieval is lexical (the search module's full-text
+// index; LIKE over the smaller tables) then ranked (ranking.ts) by coverage of the question's words
+// and an offline embedding (embedding.ts). `extractive` (default) answers with the best passages as
+// they are; `grounded-ai` lets a chat model write from numbered passages and drops any sentence
+// that cites none of them.
+import { Type } from 'typebox'
+import type { Membership } from '../../platform/auth/actor.ts'
+import type { AppDeps } from '../../platform/deps.ts'
+import { LlmError } from '../../platform/llm/chat.ts'
+import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
+import { searchMemory, type MemorySource } from '../memory/index.ts'
+import { anySegmentHits } from '../search/index.ts'
+import { findSessionBriefs } from '../sessions/index.ts'
+import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
+import { findWorkObjectsMentioning } from '../work/index.ts'
+import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, rank, type AnswerInput, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+
+export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
+export { queryWords } from './ranking.ts'
+
+/** Where a reader opens what a memory entry rests on: its first segment, external item or file. */
+function openable(sources: MemorySource[]): AnswerSource[] {
+  const source = sources.find((candidate) => candidate.kind !== 'work-object')
+  if (!source) return []
+  if (source.kind === 'segment') return [{ kind: 'segment', id: source.id, quote: source.quote, sessionId: source.sessionId, startMs: source.startMs }]
+  if (source.kind === 'external-item') return [{ kind: 'external-item', id: source.id, quote: source.quote, url: source.url, title: source.title }]
+  if (source.kind === 'file') return [{ kind: 'file', id: source.id, quote: source.quote, path: source.path, line: source.line }]
+  return []
+}
+
+async function gatherUnits(deps: AppDeps, workspaceId: string, question: string): Promise<Unit[]> {
+  const words = lexicalWords(question)
+  if (words.length === 0) return []
+  const [segments, work, memory] = await Promise.all([
+    anySegmentHits(deps.database, workspaceId, words),
+    findWorkObjectsMentioning(deps, workspaceId, words, 100),
+    searchMemory(deps, workspaceId, words),
+  ])
+  const units: Unit[] = []
+  const unit = (text: string, source: AnswerSource, boost = 0, extra: AnswerSource[] = []) => units.push({ text, source, extra, boost, coverage: 0, score: 0 })
+  // What a superseded entry rests on is outdated too: the transcript still says it, memory knows better.
+  const outdated = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status === 'superseded' ? hit.sources.map((source) => source.id) : [])))
+  const live = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status !== 'superseded' ? hit.sources.map((source) => source.id) : [])))
+  for (const id of live) outdated.delete(id)
+  // The best segments with their neighbours: an answer often sits next to the words that name its subject.
+  const neighbourhoods = await segmentNeighbourhoods(deps.database.db, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id))
+  const titles = new Map((await findSessionBriefs(deps.database.db, workspaceId, neighbourhoods.map(({ centre }) => centre.session_id))).map((session) => [session.id, session.title]))
+  const seen = new Set<string>()
+  const meetings = new Map<string, Set<string>>()
+  for (const segment of segments) {
+    const words = meetings.get(segment.session_id) ?? new Set<string>()
+    for (const token of contentTokens(segment.text)) words.add(token)
+    meetings.set(segment.session_id, words)
+  }
+  for (const { centre, segments: around } of neighbourhoods) {
+    const context = new Set(contentTokens([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].join(' ')))
+    for (const segment of around) {
+      if (seen.has(segment.id)) continue
+      seen.add(segment.id)
+      for (const sentence of splitSentences(segment.text)) {
+        unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
+        units.at(-1)!.context = context
+        units.at(-1)!.meeting = meetings.get(segment.session_id)
+      }
+    }
+  }
+  for (const object of work) {
+    const boost = object.kind === 'decision' || object.kind === 'outcome' ? 0.03 : 0
+    unit(object.title, { kind: 'work-object', id: object.id, quote: object.title, sessionId: object.sessionId, title: object.title }, boost)
+    for (const sentence of splitSentences(object.summary ?? '')) unit(sentence, { kind: 'work-object', id: object.id, quote: sentence, sessionId: object.sessionId, title: object.title }, boost)
+  }
+  for (const hit of memory) {
+    if (hit.kind === 'memory-entry') {
+      const boost = hit.status === 'current' ? 0.08 : hit.status === 'superseded' ? -0.3 : 0
+      unit(hit.text, { kind: 'memory-entry', id: hit.id, quote: hit.text, projectId: hit.projectId, status: hit.status }, boost, openable(hit.sources))
+      units.at(-1)!.covers = new Set(hit.sources.map((source) => source.id))
+    } else if (hit.kind === 'external-item') {
+      unit(hit.text, { kind: 'external-item', id: hit.id, quote: hit.text, projectId: hit.projectId, url: hit.url, title: hit.title })
+    } else {
+      unit(hit.text.replace(/\n/g, ' '), { kind: 'file', id: hit.id, quote: hit.text, projectId: hit.projectId, path: hit.path, line: hit.line, title: hit.name })
+    }
+  }
+  for (const unit of units) {
+    if (unit.source.kind === 'memory-entry' ? unit.source.status === 'superseded' : outdated.has(unit.source.id)) {
+      unit.outdated = true
+      unit.boost -= 0.3
+    }
+  }
+  return units
+}
+
+const joinFor = (chinese: boolean, parts: string[]) => (chinese ? parts.join('') : parts.join(' '))
+
+function compose(query: string, chosen: { text: string; sources: AnswerSource[] }[], chinese: boolean, generatedBy: SearchAnswer['generatedBy']): SearchAnswer {
+  if (chosen.length === 0) return { query, status: 'no-evidence', answer: '', sentences: [], sources: [], generatedBy }
+  const sources: AnswerSource[] = []
+  const indexOf = (source: AnswerSource) => {
+    const found = sources.findIndex((known) => known.kind === source.kind && known.id === source.id && known.quote === source.quote)
+    if (found !== -1) return found
+    sources.push(source)
+    return sources.length - 1
+  }
+  const sentences = chosen.map((item) => ({ text: item.text, sourceIndexes: item.sources.map(indexOf) }))
+  return { query, status: 'answered', answer: joinFor(chinese, sentences.map((sentence) => sentence.text)), sentences, sources, generatedBy }
+}
+
+const GroundedReply = Type.Object({
+  status: Type.Union([Type.Literal('answered'), Type.Literal('no-evidence')]),
+  sentences: Type.Array(Type.Object({ text: Type.String(), sourceIds: Type.Array(Type.String()) }, { additionalProperties: false })),
+}, { additionalProperties: false })
+
+async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chinese: boolean): Promise<SearchAnswer | undefined> {
+  const given = ranked.filter((unit) => unit.coverage > 0 && !unit.outdated).slice(0, 8)
+  if (given.length === 0 || !deps.llm) return undefined
+  const language = chinese ? 'Simplified Chinese' : 'English'
+  try {
+    const reply = await deps.llm.json([
+      { role: 'system', content: `You answer a question about a team's meetings, work and project memory in ${language}, using only the numbered passages given. Every sentence cites the ids of the passages it rests on (e.g. "S2"). If the passages do not answer the question, answer status "no-evidence" with no sentences.` },
+      { role: 'user', content: `Question: ${query}\n\nPassages:\n${given.map((unit, index) => `[S${index + 1}] (${unit.source.kind}) ${unit.text}`).join('\n')}` },
+    ], GroundedReply, 'search_answer')
+    if (reply.status === 'no-evidence') return compose(query, [], chinese, 'grounded-ai')
+    // Grounding: a sentence without a passage it rests on is dropped.
+    const kept = reply.sentences.flatMap((sentence) => {
+      const cited = sentence.sourceIds.map((id) => given[Number(/^S(\d+)$/.exec(id.trim())?.[1]) - 1]).filter((unit): unit is Unit => unit !== undefined)
+      return cited.length > 0 && sentence.text.trim() ? [{ text: sentence.text.trim(), sources: cited.flatMap((unit) => [unit.source, ...unit.extra]) }] : []
+    })
+    return kept.length > 0 ? compose(query, kept, chinese, 'grounded-ai') : undefined
+  } catch (error) {
+    if (error instanceof LlmError) return undefined
+    throw error
+  }
+}
+
+export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput): Promise<SearchAnswer> {
+  const query = input.query.trim()
+  const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
+  const ranked = rank(query, await gatherUnits(deps, membership.workspaceId, query))
+  if (input.mode === 'grounded-ai' && deps.llm) {
+    const grounded = await groundedAnswer(deps, query, ranked, chinese)
+    if (grounded) return grounded
+  }
+  const chosen = chooseExtractive(ranked)
+  // Segments' places in the recording, for "where to open".
+  const segmentIds = chosen.flatMap((unit) => [unit.source, ...unit.extra]).filter((source) => source.kind === 'segment' && source.startMs === undefined).map((source) => source.id)
+  const starts = new Map((await findWorkspaceSegments(deps.database.db, membership.workspaceId, segmentIds)).map((segment) => [segment.id, segment.start_ms]))
+  for (const source of chosen.flatMap((unit) => [unit.source, ...unit.extra])) if (source.kind === 'segment' && source.startMs === undefined && starts.has(source.id)) source.startMs = starts.get(source.id)!
+  return compose(query, chosen.map((unit) => ({ text: unit.text, sources: [unit.source, ...unit.extra] })), chinese, 'extractive')
+}

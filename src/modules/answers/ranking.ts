@@ -1,0 +1,189 @@
+// Ranking of candidate passages for an answer (pure): which words of the question a passage holds
+// (itself, around it, in its meeting), whether it says something of the asked kind, and which
+// passages make the extractive answer. Thresholds were tuned on the development split of
+// test/fixtures/answers only (eval/answers.ts).
+import { contentTokens } from '../extraction/index.ts'
+import { embed, similarity } from './embedding.ts'
+
+export type AnswerInput = { query: string; mode?: 'extractive' | 'grounded-ai'; locale?: 'en' | 'zh-Hans' }
+
+export type AnswerSource = {
+  kind: 'segment' | 'work-object' | 'memory-entry' | 'external-item' | 'file'
+  id: string
+  quote: string
+  sessionId?: string
+  startMs?: number
+  projectId?: string
+  status?: string
+  url?: string
+  title?: string
+  path?: string
+  line?: number
+}
+
+export type SearchAnswer = {
+  query: string
+  status: 'answered' | 'no-evidence'
+  answer: string
+  sentences: { text: string; sourceIndexes: number[] }[]
+  sources: AnswerSource[]
+  generatedBy: 'extractive' | 'grounded-ai'
+}
+
+export type Unit = {
+  text: string; source: AnswerSource; extra: AnswerSource[]; boost: number; coverage: number; score: number
+  /** a memory entry: the ids of the work objects and segments it rests on (not cited twice) */
+  covers?: Set<string>
+  /** rests on a superseded memory entry: never the answer */
+  outdated?: boolean
+  /** what the passage is read with: the words of the segments around it and of its meeting's title */
+  context?: Set<string>
+  /** the words of everything the search found in the same meeting */
+  meeting?: Set<string>
+}
+
+/** Words that frame a question rather than say what it is about: they count a little. */
+const META = new Set(['decid', 'decis', 'agre', 'discuss', 'meet', 'talk', 'said', 'say', 'plan', 'team', 'know', 'tell', 'happen', 'latest', 'current', 'project',
+  'caus', 'mean', 'use', 'get', 'new', 'now',
+  '决定', '讨论', '会议', '什么', '怎么', '哪些', '知道', '关于', '最新', '目前', '项目', '时候', '我们', '多少', '是什', '为什', '哪个', '是否'])
+const QUESTION_WORDS = /什么时候|什么|怎么样|怎么|为什么|哪些|哪个|哪里|是否|有没有|多少|谁|吗|呢|关于|我们|决定|讨论/g
+const FUNCTION_CHARACTERS = /[的了吗呢吧啊是在就都也还我你他她它们这那个一有和与及把被给要会能对说很太更再又让并或而但，。？！、：；\s]+/
+
+/** Search words for the full-text index: word prefixes shared by inflections, Chinese trigrams. */
+export function queryWords(question: string): string[] {
+  const words = new Set<string>()
+  const lower = question.normalize('NFKC').toLowerCase()
+  for (const token of contentTokens(lower.replace(/\p{Script=Han}+/gu, ' '))) {
+    if (META.has(token) || token.length < 3) continue
+    words.add(token)
+  }
+  for (const run of lower.match(/\p{Script=Han}+/gu) ?? []) {
+    for (const piece of run.replace(QUESTION_WORDS, ' ').split(FUNCTION_CHARACTERS)) {
+      if ([...piece].length === 2) words.add(piece)
+      for (let index = 0; index + 3 <= piece.length; index += 1) words.add(piece.slice(index, index + 3))
+    }
+  }
+  return [...words].slice(0, 12)
+}
+
+/** Prefix matching needs the stem to be a prefix of the word as written ("pric" finds pricing and price). */
+export function lexicalWords(question: string): string[] {
+  const raw = new Set((question.toLowerCase().match(/[a-z0-9]+/g) ?? []))
+  return queryWords(question).map((word) => {
+    if (!/^[a-z0-9]+$/.test(word)) return word
+    const written = [...raw].find((candidate) => candidate.startsWith(word.slice(0, 3)) && candidate.length >= word.length)
+    if (!written) return word
+    let common = 0
+    while (common < word.length && word[common] === written[common]) common += 1
+    return common >= 3 ? word.slice(0, common) : word
+  })
+}
+
+const weightOf = (token: string) => (META.has(token) ? 0.25 : 1)
+/** A question word found only around the passage (its neighbours, its meeting's title) counts this much. */
+const CONTEXT_CREDIT = 0.6
+const MEETING_CREDIT = 0.4
+
+/** Stems of one word may differ in their ending (deliveri / deliv): a shared beginning of five letters is the same word. */
+function has(tokens: Set<string>, token: string): boolean {
+  if (tokens.has(token)) return true
+  if (!/^[a-z]{5,}$/.test(token)) return false
+  const start = token.slice(0, 5)
+  for (const candidate of tokens) if (candidate.startsWith(start)) return true
+  return false
+}
+
+/**
+ * What a passage must hold to answer: English content words, and for Chinese every character of the
+ * question's content, found through either bigram it is part of (so a bigram straddling two words,
+ * 仓迁 in 数仓迁移, costs nothing while a missing word, 年会, still counts against the passage).
+ */
+type Slot = { weight: number; tokens: string[] }
+
+export function questionSlots(question: string): Slot[] {
+  const lower = question.normalize('NFKC').toLowerCase()
+  const slots: Slot[] = [...new Set(contentTokens(lower.replace(/\p{Script=Han}+/gu, ' ')))].map((token) => ({ weight: weightOf(token), tokens: [token] }))
+  for (const run of lower.match(/\p{Script=Han}+/gu) ?? []) {
+    for (const piece of run.replace(QUESTION_WORDS, ' ').split(FUNCTION_CHARACTERS)) {
+      const characters = [...piece]
+      if (characters.length === 1) slots.push({ weight: 0.5, tokens: [piece] })
+      if (characters.length < 2) continue
+      characters.forEach((character, index) => {
+        const tokens = []
+        if (index > 0) tokens.push(characters[index - 1]! + character)
+        if (index < characters.length - 1) tokens.push(character + characters[index + 1]!)
+        slots.push({ weight: 0.5, tokens })
+      })
+    }
+  }
+  return slots
+}
+
+/** Weighted share of the question's slots found in the passage (1), around it (0.6) or in its meeting (0.4). */
+function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined): number {
+  let total = 0
+  let found = 0
+  for (const slot of slots) {
+    total += slot.weight
+    const credit = (words: Set<string> | undefined) => (words && slot.tokens.some((token) => has(words, token)) ? 1 : 0)
+    found += slot.weight * Math.max(credit(tokens), CONTEXT_CREDIT * credit(context), MEETING_CREDIT * credit(meeting))
+  }
+  return total === 0 ? 0 : found / total
+}
+
+/** Openers restate the agenda ("this is the review of…", "今天复盘一下…"); a question asks: neither answers. */
+const OPENER = /\b(this is the|today we|the goal today|let'?s (start|kick off|get started)|quick (debrief|sync|update) on|agenda)\b|今天(主要)?(复盘|评审|讨论|看|过)|复盘一下|评审一下|过一下|我们开始/i
+const isQuestion = (text: string) => /[?？]\s*$/.test(text)
+
+const QUANTITY = /\b(how (many|much|long|often|big|large|fast|slow)|what (percent|percentage|share|rate|ratio|number|threshold|limit))\b|多少|几|多久|多长|多大|比例|阈值|上限/i
+const TIME = /\b(when|what (date|day|time))\b|什么时候|哪天|何时/i
+const NUMBER = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half|percent)\b|[一二三四五六七八九十百千万两半]/i
+const DATE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|today|week|month|quarter|q[1-4])\b|\d{1,2}[:/]\d{2}|周[一二三四五六日]|星期|[0-9一二三四五六七八九十]+月|号|下周|本周|明天|今天|季度/i
+
+/** Does the passage hold the kind of thing the question asks for (a number, a time)? */
+function fitsQuestion(question: string, text: string): number {
+  if (QUANTITY.test(question)) return NUMBER.test(text) ? 1 : 0
+  if (TIME.test(question)) return DATE.test(text) || NUMBER.test(text) ? 1 : 0
+  return 0.5
+}
+
+/** Below these, the best passage is no evidence (tuned on the development split of test/fixtures/answers). */
+const MIN_COVERAGE = 0.6
+const MIN_SCORE = 0.5
+const KEEP_RELATIVE = 0.85
+const MAX_SENTENCES = 3
+/** how many of the best-ranked segments are read with their neighbours */
+export const NEIGHBOURHOODS = 24
+
+export function rank(question: string, units: Unit[]): Unit[] {
+  const questionTokens = new Set(contentTokens(question))
+  const slots = questionSlots(question)
+  const questionVector = embed(question)
+  for (const unit of units) {
+    const tokens = new Set(contentTokens(unit.text))
+    unit.coverage = coverage(slots, tokens, unit.context, unit.meeting)
+    // An answer says something the question did not: a passage that only restates it is no answer.
+    const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
+    const novelty = Math.min(1, novel / 3)
+    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text))) + 0.1 * novelty + 0.1 * fitsQuestion(question, unit.text) + unit.boost
+    if (novel === 0) unit.score -= 0.3
+    if (OPENER.test(unit.text) || isQuestion(unit.text)) unit.score -= 0.15
+  }
+  return units.sort((a, b) => b.score - a.score)
+}
+
+export function chooseExtractive(ranked: Unit[]): Unit[] {
+  const best = ranked[0]
+  if (!best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE) return []
+  const chosen: Unit[] = []
+  const seen = new Set<string>()
+  for (const unit of ranked) {
+    if (chosen.length === MAX_SENTENCES || unit.score < best.score * KEEP_RELATIVE) break
+    const key = unit.text.toLowerCase().replace(/\W+/g, '')
+    if (unit.coverage < MIN_COVERAGE || seen.has(key)) continue
+    if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue
+    seen.add(key)
+    chosen.push(unit)
+  }
+  return chosen
+}
