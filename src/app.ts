@@ -48,6 +48,7 @@ import { billingModule } from './modules/billing/index.ts'
 import { runnerModule } from './modules/runner/index.ts'
 import { webclientModule } from './modules/webclient/index.ts'
 import { memoryModule } from './modules/memory/index.ts'
+import { integrationsModule } from './modules/integrations/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
 
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(runnerModule(deps))
   await app.register(webclientModule(deps))
   await app.register(memoryModule(deps))
+  await app.register(integrationsModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -53,6 +53,8 @@ export type Config = {
   codebases: { roots: string[]; maxBytes: number; maxFiles: number; timeoutMs: number }
   /** billing: off (self-hosted, unlimited) unless Stripe is configured */
   billing: BillingConfig
+  /** external actions and connections (src/modules/integrations) */
+  integrations: IntegrationsConfig
 }
 
 export type BillingConfig = {
@@ -71,6 +73,19 @@ export type StripeConfig = {
   apiBase: URL | undefined
 }
 
+export type IntegrationsConfig = {
+  /** keys that encrypt connection secrets, newest version first; empty: one key derived from the auth secret */
+  encryptionKeys: { version: number; key: Buffer }[]
+  /** how long an approval token stays valid */
+  approvalTtlSeconds: number
+  /** provider API base URLs (tests point them at local mocks) */
+  githubApiUrl: string
+  slackApiUrl: string
+  linearApiUrl: string
+  /** OAuth apps per service, when configured */
+  oauth: Record<string, { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; scopes: string }>
+}
+
 export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
 
 export type SpeechConfig = {
@@ -80,6 +95,13 @@ export type SpeechConfig = {
   whisperModelPath: string | undefined
   pocketsphinxBin: string
   ffmpegBin: string
+}
+
+/** Providers whose OAuth apps an operator may configure for integration connections. */
+const OAUTH_DEFAULTS: Record<string, { authorizeUrl: string; tokenUrl: string; scopes: string }> = {
+  github: { authorizeUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', scopes: 'repo' },
+  slack: { authorizeUrl: 'https://slack.com/oauth/v2/authorize', tokenUrl: 'https://slack.com/api/oauth.v2.access', scopes: 'chat:write,channels:read,groups:read' },
+  linear: { authorizeUrl: 'https://linear.app/oauth/authorize', tokenUrl: 'https://api.linear.app/oauth/token', scopes: 'read,write' },
 }
 
 export class ConfigError extends Error {
@@ -174,6 +196,27 @@ export function loadConfig(env: Env = process.env): Config {
     timeoutMs: read('CODEBASE_TIMEOUT_MS', integer(1000, 3_600_000), 120_000),
   }
 
+  const integrations: IntegrationsConfig = {
+    encryptionKeys: read('INTEGRATIONS_ENCRYPTION_KEYS', encryptionKeyList, []),
+    approvalTtlSeconds: read('INTEGRATIONS_APPROVAL_TTL_SECONDS', integer(5, 86_400), 600),
+    githubApiUrl: read('INTEGRATIONS_GITHUB_API_URL', (raw) => httpUrl(raw).href.replace(/\/+$/, ''), 'https://api.github.com'),
+    slackApiUrl: read('INTEGRATIONS_SLACK_API_URL', (raw) => `${httpUrl(raw).href.replace(/\/+$/, '')}/`, 'https://slack.com/api/'),
+    linearApiUrl: read('INTEGRATIONS_LINEAR_API_URL', (raw) => httpUrl(raw).href, 'https://api.linear.app/graphql'),
+    oauth: {},
+  }
+  for (const [service, defaults] of Object.entries(OAUTH_DEFAULTS)) {
+    const prefix = `INTEGRATIONS_${service.toUpperCase()}_`
+    const clientId = read(`${prefix}CLIENT_ID`, (raw) => raw, undefined)
+    if (!clientId) continue
+    integrations.oauth[service] = {
+      clientId,
+      clientSecret: read(`${prefix}CLIENT_SECRET`, (raw) => raw, ''),
+      authorizeUrl: read(`${prefix}AUTHORIZE_URL`, (raw) => httpUrl(raw).href, defaults.authorizeUrl),
+      tokenUrl: read(`${prefix}TOKEN_URL`, (raw) => httpUrl(raw).href, defaults.tokenUrl),
+      scopes: read(`${prefix}SCOPES`, (raw) => raw, defaults.scopes),
+    }
+  }
+
   if (nodeEnv === 'production' && authSecret === undefined) {
     problems.push('AUTH_SECRET: required in production (at least 32 characters)')
   }
@@ -185,6 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
     shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing, codebases,
+    integrations,
   }
 }
 
@@ -230,6 +274,19 @@ function databaseTarget(raw: string): DatabaseTarget {
     return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) }
   }
   throw new Error('must start with postgres://, postgresql:// or sqlite:')
+}
+
+/** `2:<base64 32 bytes>,1:<base64 32 bytes>`: versioned AES-256 keys, newest first after sorting. */
+function encryptionKeyList(raw: string): { version: number; key: Buffer }[] {
+  const keys = raw.split(',').map((entry) => {
+    const match = /^\s*(\d{1,6}):([A-Za-z0-9+/=_-]+)\s*$/.exec(entry)
+    if (!match) throw new Error('must be a comma-separated list of <version>:<base64 key>')
+    const key = Buffer.from(match[2]!, 'base64')
+    if (key.length !== 32) throw new Error(`key version ${match[1]} must be 32 bytes (base64)`)
+    return { version: Number(match[1]), key }
+  })
+  if (new Set(keys.map((entry) => entry.version)).size !== keys.length) throw new Error('each key version may appear once')
+  return keys.sort((a, b) => b.version - a.version)
 }
 
 function smtpTarget(raw: string): string {

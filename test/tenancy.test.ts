@@ -15,6 +15,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptio
 import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
 import { pairRunner } from '../src/modules/runner/testing.ts'
+import { executingAction, githubConnection, githubIssueInput, preparedAction } from '../src/modules/integrations/testing.ts'
 import { seedSegments } from '../src/modules/transcripts/testing.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
@@ -141,6 +142,22 @@ const PARAMETERS: Record<string, Parameter> = {
       return conflict.id
     },
   },
+  actionId: { scope: 'workspace', create: async ({ owner }) => (await preparedAction(owner)).action.id },
+  executionId: { scope: 'workspace', create: async ({ owner }) => (await executingAction(owner)).executionId },
+  recommendationId: {
+    scope: 'workspace',
+    async create({ owner }) {
+      const { projectId } = await githubConnection(owner)
+      const sessionId = (await recordingSession(owner)).id
+      const captured = json(await owner.post(`/v1/sessions/${sessionId}/workobjects`, { kind: 'action', title: 'Tenancy issue', targetProjectId: projectId }), 'capturing')
+      const drafted = json(await owner.post(`/v1/work-objects/${captured.id}/action-recommendations/refresh`, {}), 'drafting recommendations')
+      return drafted.recommendations[0].id
+    },
+  },
+  toolName: {
+    scope: 'workspace',
+    create: async ({ owner }) => `github_create_issue__${(await githubConnection(owner)).connection.id}`,
+  },
   invitationToken: {
     scope: 'capability',
     why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
@@ -217,6 +234,7 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
   },
   // The union's variants need ids of clarify items or relations; the takeover action needs none.
   'PATCH /v1/sessions/:sessionId/workset': async () => ({ payload: { action: 'takeover.refresh', idempotencyKey: 'tenancy-check' } }),
+  'POST /v1/agent/external-tools/:toolName': async () => ({ payload: { input: githubIssueInput('Tenancy tool') } }),
 }
 
 type JsonSchema = {

@@ -47,8 +47,15 @@ export type ProjectSessions = (executor: Executor, workspaceId: string, projectI
 /** What the memory module offers the work module: told in the transaction of every work-set change. */
 export type WorkChangeListener = (executor: Executor, change: { workspaceId: string; sessionId: string }) => Promise<void>
 
+/**
+ * What the integrations module offers the work module: the ActionV2[] (recommended and prepared
+ * actions) and ExecutionV2[] of a work set, for its detail. Changes to them bump the set's revision.
+ */
+export type WorksetActionsSource = (executor: Executor, workSetId: string) => Promise<{ actions: Record<string, unknown>[]; executions: Record<string, unknown>[] }>
+
 export type Ports = {
   externalContext?: ExternalContextSource
+  worksetActions?: WorksetActionsSource
   workChanged?: WorkChangeListener
   entitlements?: Entitlements
   projectSessions?: ProjectSessions

@@ -12,6 +12,8 @@
 // - findWorkObject(deps, workspaceId, id): one object as the API shows it (the runner's tasks).
 // - listAcceptedProjectWork(deps, workspaceId, {projectId, sessionIds}), findWorkObjectsMentioning(deps,
 //   workspaceId, words): accepted work of a project (project memory) and work a question mentions (answers).
+// - readWorkObject, readWorkSet, announceWorkSetChange: for the integrations module's recommended
+//   and executed actions (external-actions.ts); the detail reads them back through deps.ports.worksetActions.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -37,6 +39,7 @@ export async function findWorkObject(deps: AppDeps, workspaceId: string, id: str
   return row && presentWorkObject(row)
 }
 export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
+export { announceWorkSetChange, readWorkObject, readWorkSet } from './external-actions.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

@@ -112,7 +112,7 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   app.get('/v1/worksets/:workSetId', {
     schema: {
       operationId: 'getWorkSet', tags,
-      summary: 'The work set with its work objects, their revisions and review tasks, actions and executions (empty until those exist) and needsRebuild. Rejected proposals are left out. The answer carries a strong ETag: `If-None-Match` with it answers 304 while the set is unchanged.',
+      summary: 'The work set with its work objects, their revisions and review tasks, its recommended and prepared actions and their executions, and needsRebuild. Rejected proposals are left out. The answer carries a strong ETag: `If-None-Match` with it answers 304 while the set is unchanged.',
       params: schemas.WorkSetParams,
       response: { 200: schemas.WorkSetDetail, 304: Type.Null({ description: 'Unchanged since the ETag given in If-None-Match.' }), ...problems(401, 403, 404, 429) },
     },

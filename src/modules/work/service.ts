@@ -153,9 +153,11 @@ export async function listActivity(deps: AppDeps, caller: Caller, workObjectId: 
 export async function getWorkSetDetail(deps: AppDeps, caller: Caller, workSetId: string) {
   const db = deps.database.db
   const set = await repo.findWorkSet(db, caller.membership.workspaceId, workSetId) ?? notFound('work set', workSetId)
-  const [objects, revisions, reviews, clarifications, relations, latest] = await Promise.all([
+  const [objects, revisions, reviews, clarifications, relations, latest, external] = await Promise.all([
     repo.listSetObjects(db, set.id), repo.listSetRevisions(db, set.id), repo.listSetReviews(db, set.id),
     listSetClarifications(db, set.id), listSetRelations(db, set.id), latestTakeover(db, set.id),
+    // Actions and executions belong to the integrations module, which fills this port when registered.
+    deps.ports.worksetActions?.(db, set.id) ?? { actions: [], executions: [] },
   ])
   const visible = new Set(objects.map((object) => object.id))
   const takeover = takeoverView(set, latest, objects.filter(isRealAction).length)
@@ -164,7 +166,7 @@ export async function getWorkSetDetail(deps: AppDeps, caller: Caller, workSetId:
     workObjects: objects.map(present.presentWorkObject),
     revisions: revisions.filter((row) => visible.has(row.work_object_id)).map(present.presentRevision),
     reviewTasks: reviews.filter((row) => visible.has(row.work_object_id)).map(present.presentReview),
-    actions: [], executions: [],
+    actions: external.actions, executions: external.executions,
     needsRebuild: set.needs_rebuild === 1,
     ...takeover,
     clarifications: clarifications.map(presentClarification),

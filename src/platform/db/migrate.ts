@@ -18,6 +18,7 @@ import { searchKeys } from './migrations/0012_search_keys.ts'
 import { billing } from './migrations/0015_billing.ts'
 import { runner } from './migrations/0018_runner.ts'
 import { memory } from './migrations/0017_memory.ts'
+import { integrations } from './migrations/0014_integrations.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -35,6 +36,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0015_billing': billing,
   '0018_runner': runner,
   '0017_memory': memory,
+  '0014_integrations': integrations,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

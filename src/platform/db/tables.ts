@@ -15,6 +15,7 @@ import type { NotificationsTables } from './tables/notifications.ts'
 import type { BillingTables } from './tables/billing.ts'
 import type { RunnerTables } from './tables/runner.ts'
 import type { MemoryTables } from './tables/memory.ts'
+import type { IntegrationsTables } from './tables/integrations.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/workspace.ts'
@@ -29,6 +30,7 @@ export type * from './tables/notifications.ts'
 export type * from './tables/billing.ts'
 export type * from './tables/runner.ts'
 export type * from './tables/memory.ts'
+export type * from './tables/integrations.ts'
 
 export type Tables = PlatformTables &
   WorkspaceTables &
@@ -42,4 +44,5 @@ export type Tables = PlatformTables &
   WorkTables &
   BillingTables &
   RunnerTables &
-  MemoryTables
+  MemoryTables &
+  IntegrationsTables

@@ -24,7 +24,7 @@ const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Content', 426: 'Upgrade Required', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
 }
 
 export const problemTitle = (status: number) => TITLES[status] ?? 'Error'

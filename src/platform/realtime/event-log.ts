@@ -6,7 +6,7 @@ import { nowIso } from '../ids.ts'
 import type { Bus } from './bus.ts'
 import type { EventChannel, EventLog, Executor, RealtimeEvent } from './types.ts'
 
-const WORK_PREFIXES = ['workobject.', 'workset.', 'refinement.']
+const WORK_PREFIXES = ['workobject.', 'workset.', 'refinement.', 'action.', 'execution.']
 const DEFAULT_READ_LIMIT = 500
 
 export const channelOf = (type: string): EventChannel =>

@@ -23,7 +23,7 @@ export type EventLog = {
   /**
    * Appends an event to the conversation's log inside `executor` (pass the caller's transaction
    * so the event commits or rolls back with the change it describes) and schedules its publication.
-   * Event types starting with `workobject.`, `workset.` or `refinement.` go on the `work` channel.
+   * Event types starting with `workobject.`, `workset.`, `refinement.`, `action.` or `execution.` go on the `work` channel.
    */
   append(executor: Executor, conversationId: string, type: string, data: unknown): Promise<RealtimeEvent>
   /** Events with seq > afterSeq, oldest first. */
