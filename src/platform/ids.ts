@@ -22,7 +22,7 @@ const nextUlid = monotonicFactory(pooledRandom)
 export type IdPrefix =
   | 'acc' | 'wsp' | 'prj' | 'ses' | 'cnv' | 'seg' | 'wst' | 'wo' | 'rev' | 'cmt' | 'rvw' | 'ntf'
   | 'inv' | 'act' | 'rec' | 'exe' | 'con' | 'run' | 'tsk' | 'vid' | 'ast' | 'mem' | 'req' | 'msg'
-  | 'otp' | 'shr' | 'wac' | 'clr' | 'rel' | 'tko'
+  | 'otp' | 'shr' | 'wac' | 'clr' | 'rel' | 'tko' | 'ven'
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid()}`

@@ -37,7 +37,19 @@ export type Entitlements = {
   assertCanRecord(executor: Executor, workspaceId: string): Promise<void>
 }
 
+/** A session speaker's running voice embedding (unit length) and how many utterances it holds. */
+export type Voiceprint = { embedding: number[]; weight: number }
+
+/** What the voice module offers transcription: where session speakers' embeddings are kept. */
+export type Voiceprints = {
+  /** the session's stored voiceprints by speaker id (opted-out speakers have none) */
+  load(executor: Executor, sessionId: string): Promise<Map<string, Voiceprint>>
+  /** stores changed voiceprints inside the transcription's transaction and schedules identification */
+  save(executor: Executor, input: { sessionId: string; workspaceId: string; speakers: Array<Voiceprint & { speakerId: string }> }): Promise<void>
+}
+
 export type Ports = {
   externalContext?: ExternalContextSource
   entitlements?: Entitlements
+  voiceprints?: Voiceprints
 }

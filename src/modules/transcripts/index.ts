@@ -6,6 +6,7 @@ import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
 export { finalSegments, findSegment, findSessionSegments, listSegments, listSpeakers, type SegmentRow, type SpeakerRow } from './repo.ts'
 export { transcribeSession } from './pipeline.ts'
+export { findSpeaker, labelSpeaker, speakerSegments } from './speakers.ts'
 export { TRANSCRIBE_JOB } from './jobs.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
 

@@ -15,6 +15,7 @@ import { shares } from './migrations/0009_shares.ts'
 import { extraction } from './migrations/0010_extraction.ts'
 import { followups } from './migrations/0011_followups.ts'
 import { searchKeys } from './migrations/0012_search_keys.ts'
+import { voice } from './migrations/0016_voice.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -29,6 +30,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0010_extraction': extraction,
   '0011_followups': followups,
   '0012_search_keys': searchKeys,
+  '0016_voice': voice,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

@@ -12,6 +12,7 @@ import type { TranscriptsTables } from './tables/transcripts.ts'
 import type { SharesTables } from './tables/shares.ts'
 import type { ExtractionTables } from './tables/extraction.ts'
 import type { WorkTables } from './tables/work.ts'
+import type { VoiceTables } from './tables/voice.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/account.ts'
@@ -23,6 +24,7 @@ export type * from './tables/transcripts.ts'
 export type * from './tables/shares.ts'
 export type * from './tables/extraction.ts'
 export type * from './tables/work.ts'
+export type * from './tables/voice.ts'
 
 export type Tables = PlatformTables &
   AccountTables &
@@ -33,4 +35,5 @@ export type Tables = PlatformTables &
   TranscriptsTables &
   SharesTables &
   ExtractionTables &
-  WorkTables
+  WorkTables &
+  VoiceTables
