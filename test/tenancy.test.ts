@@ -14,7 +14,9 @@ import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify'
 import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
-import { seedSegments } from '../src/modules/transcripts/testing.ts'
+import { seedSegments, seedSpeaker } from '../src/modules/transcripts/testing.ts'
+import { seedVoiceIdentity, unitVector } from '../src/modules/voice/testing.ts'
+import { BUILTIN_MODEL_VERSION } from '../src/platform/speech/embedding/index.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
 import { eachDatabase, type Harness, type Member } from './harness.ts'
@@ -118,6 +120,23 @@ const PARAMETERS: Record<string, Parameter> = {
       return json(await owner.post(`/v1/workobjects/${workObjectId}/comments`, { body: 'Tenancy comment' }), 'commenting').id
     },
   },
+  speakerId: {
+    scope: 'workspace',
+    create: async ({ h, owner, values }) => seedSpeaker(h, { id: values.sessionId ?? (await recordingSession(owner)).id }, 'spk_1'),
+  },
+  identityId: {
+    scope: 'workspace',
+    create: async ({ h, owner }) => seedVoiceIdentity(h, owner, (await recordingSession(owner)).id),
+  },
+  enrollmentId: {
+    scope: 'workspace',
+    create: async ({ owner }) => json(await owner.post('/v1/account/voice-profile/enrollments', { consent: true }), 'starting an enrollment').enrollmentId,
+  },
+  modelVersion: {
+    scope: 'capability',
+    why: 'the server\'s one model version: every signed-in account reads the same signed manifest',
+    create: async ({ owner }) => json(await owner.post('/v1/account/voice-profile/enrollments', { consent: true }), 'starting an enrollment').manifest.modelVersion,
+  },
   invitationToken: {
     scope: 'capability',
     why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
@@ -171,6 +190,18 @@ const SAMPLES: Record<string, () => Sample> = {
 
 /** Requests that need data of their own in the filled-in resources (e.g. a transcript segment). */
 const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
+  'PUT /v1/account/voice-profile/enrollments/:enrollmentId': async () => ({
+    payload: { modelVersion: BUILTIN_MODEL_VERSION, embeddings: [unitVector(0), unitVector(0, 1), unitVector(0, 2)], expectedRevision: 0 },
+  }),
+  'POST /v1/workspace/voice-identities/:identityId/merge': async ({ h, owner }) => ({
+    payload: { targetIdentityId: await seedVoiceIdentity(h, owner, (await recordingSession(owner)).id) },
+  }),
+  'POST /v1/workspace/voice-identities/:identityId/split': async ({ h, owner, values }) => {
+    const session = await recordingSession(owner)
+    await seedVoiceIdentity(h, owner, session.id, 'spk_2')
+    await h.database.db.updateTable('voice_speakers').set({ identity_id: values.identityId! }).where('session_id', '=', session.id).execute()
+    return { payload: { sessionId: session.id, speakerId: 'spk_2' } }
+  },
   'POST /v1/sessions/:sessionId/transcript-summary': async ({ h, values }) => {
     const [segmentId] = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
     return { payload: { segmentId, itemText: 'Ship the release', locale: 'en' } }
@@ -279,6 +310,10 @@ const VIEW_MEMBER_WRITES: Record<string, string> = {
   'POST /v1/workobjects/:workObjectId/comments': 'view members may comment (interface §2, content permission)',
   'PATCH /v1/workobjects/:workObjectId/comments/:commentId': 'the author edits their own comment',
   'DELETE /v1/workobjects/:workObjectId/comments/:commentId': 'the author (or a manager) deletes a comment',
+  'POST /v1/account/voice-profile/enrollments': 'the caller\'s own voice enrollment',
+  'PUT /v1/account/voice-profile/enrollments/:enrollmentId': 'the caller\'s own voice profile',
+  'DELETE /v1/account/voice-profile': 'the caller\'s own voice profile and what was derived from it',
+  'POST /v1/sessions/:sessionId/speakers/:speakerId/voice-opt-out': 'withdrawing consent to voice recognition must never need edit permission; it only removes a name and embeddings',
 }
 
 /** Open routes that only the author of the resource may use: the view member is refused by the route itself (403). */
