@@ -2,6 +2,7 @@
 // file the operator supplies (VOICE_MODEL_PATH: e.g. a 3D-Speaker or WeSpeaker ONNX export). No
 // model ships with Confer. The model version names the file's content, so embeddings of another
 // model are never compared with these.
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
@@ -23,11 +24,26 @@ export function loadSherpa(): SherpaModule {
   }
 }
 
+/**
+ * Loads the model once in a child process first: onnxruntime aborts the whole process (not a JS
+ * exception) on a file that is not a model, and a bad VOICE_MODEL_PATH must be an error, not a crash.
+ */
+function probeModel(modelPath: string) {
+  const script = `const s = require(${JSON.stringify(createRequire(import.meta.url).resolve('sherpa-onnx-node'))});
+const e = new s.SpeakerEmbeddingExtractor({ model: process.argv[1], numThreads: 1, debug: false, provider: 'cpu' }); console.log(e.dim)`
+  const probe = spawnSync(process.execPath, ['-e', script, modelPath], { encoding: 'utf8', timeout: 60_000 })
+  if (probe.status !== 0 || !(Number(probe.stdout.trim()) > 0)) {
+    const reason = (probe.stderr || probe.error?.message || 'no embedding size').split('\n').filter(Boolean).slice(-2).join(' ').slice(0, 300)
+    throw new EmbeddingEngineError(`VOICE_MODEL_PATH=${modelPath}: sherpa-onnx could not load it as a speaker embedding model (${reason})`)
+  }
+}
+
 export async function sherpaEmbedder(modelPath: string, options: { matchThreshold?: number; suggestThreshold?: number } = {}): Promise<SpeakerEmbedder> {
   const info = await stat(modelPath).catch(() => undefined)
   if (!info?.isFile()) throw new EmbeddingEngineError(`VOICE_MODEL_PATH=${modelPath}: no such model file`)
   const digest = createHash('sha256').update(await readFile(modelPath)).digest('hex').slice(0, 16)
   const sherpa = loadSherpa()
+  probeModel(modelPath)
   let extractor: Extractor
   try {
     extractor = new sherpa.SpeakerEmbeddingExtractor({ model: modelPath, numThreads: 1, debug: false, provider: 'cpu' })
