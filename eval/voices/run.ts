@@ -121,7 +121,7 @@ export async function runVoiceEval(argv: string[]) {
     for (const utterance of utterances) {
       const audio = samples.subarray(utterance.startSample, utterance.endSample)
       const pitch = medianPitch(audio)
-      const embedding = await engine.embed(audio)
+      const embedding = await engine.embed(audio, { pitchHz: pitch })
       const speaker = (embedding && assignSpeakerByVoice(known, embedding, engine.suggestThreshold, pitch)) || assignSpeaker(known, pitch)
       if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
       if (embedding) addToVoiceprint(known.find((candidate) => candidate.speakerId === speaker.speakerId)!, embedding)

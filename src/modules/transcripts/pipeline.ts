@@ -94,7 +94,8 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
 
   // Speaker embeddings (platform/speech/embedding) tell voices apart; their running means live in the voice module.
   const voice = deps.speech.voice
-  const embeddings = await Promise.all(spoken.map((utterance) => voice.embed(audio.subarray(utterance.startSample, utterance.endSample))))
+  const pitches = spoken.map((utterance) => medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
+  const embeddings = await Promise.all(spoken.map((utterance, index) => voice.embed(audio.subarray(utterance.startSample, utterance.endSample), { pitchHz: pitches[index] })))
   const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
   const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({
     speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz, ...voiceprints?.get(speaker.speaker_id),
@@ -127,7 +128,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
         if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', id).execute()
         continue
       }
-      const pitch = medianPitch(audio.subarray(utterance.startSample, utterance.endSample))
+      const pitch = pitches[index]
       const embedding = embeddings[index]
       const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.suggestThreshold, pitch)) || assignSpeaker(known, pitch)
       if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })

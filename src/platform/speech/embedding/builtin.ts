@@ -26,7 +26,7 @@ const MIN_SPEECH_FRAMES = 50
 const FALLBACK_LOG_PITCH = BACKGROUND_MEAN[BACKGROUND_MEAN.length - 1]!
 
 /** The raw, unstandardised features of an utterance, or undefined with too little speech. */
-export function rawFeatures(samples: Int16Array): number[] | undefined {
+export function rawFeatures(samples: Int16Array, knownPitchHz?: number): number[] | undefined {
   const speech = speechFrames(frames(samples))
   if (speech.length < MIN_SPEECH_FRAMES) return undefined
   const count = speech.length
@@ -39,7 +39,7 @@ export function rawFeatures(samples: Int16Array): number[] | undefined {
     }
   }
   const spread = mean.map((value, index) => Math.sqrt(Math.max(0, square[index]! - value * value)))
-  const pitch = medianPitch(samples)
+  const pitch = knownPitchHz ?? medianPitch(samples)
   return [...mean, ...spread, pitch ? Math.log(pitch) : FALLBACK_LOG_PITCH]
 }
 
@@ -62,8 +62,8 @@ export function builtinEmbedder(): SpeakerEmbedder {
     minSpeechMs: (MIN_SPEECH_FRAMES * HOP_SAMPLES * 1000) / SAMPLE_RATE,
     matchThreshold: 0.7,
     suggestThreshold: 0.55,
-    async embed(samples) {
-      const raw = rawFeatures(samples)
+    async embed(samples, hints) {
+      const raw = rawFeatures(samples, hints?.pitchHz)
       return raw ? embedRaw(raw) : undefined
     },
     parameters: () => ({

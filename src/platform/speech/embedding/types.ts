@@ -15,8 +15,11 @@ export type SpeakerEmbedder = {
   matchThreshold: number
   /** cosine at or above which a voice is suggested (a person confirms) */
   suggestThreshold: number
-  /** the embedding of 16 kHz mono samples, or undefined when they hold too little speech */
-  embed(samples: Int16Array): Promise<Float32Array | undefined>
+  /**
+   * The embedding of 16 kHz mono samples, or undefined when they hold too little speech.
+   * `pitchHz`: the samples' median pitch when the caller has measured it already (saves the work).
+   */
+  embed(samples: Int16Array, hints?: { pitchHz?: number | undefined }): Promise<Float32Array | undefined>
   /** what a client needs to compute the same embeddings (JSON), or undefined when the model is a file */
   parameters(): Record<string, unknown> | undefined
   close?(): void
