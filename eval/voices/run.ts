@@ -122,7 +122,7 @@ export async function runVoiceEval(argv: string[]) {
       const audio = samples.subarray(utterance.startSample, utterance.endSample)
       const pitch = medianPitch(audio)
       const embedding = await engine.embed(audio, { pitchHz: pitch })
-      const speaker = (embedding && assignSpeakerByVoice(known, embedding, engine.suggestThreshold, pitch)) || assignSpeaker(known, pitch)
+      const speaker = (embedding && assignSpeakerByVoice(known, embedding, engine.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
       if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
       if (embedding) addToVoiceprint(known.find((candidate) => candidate.speakerId === speaker.speakerId)!, embedding)
       assigned.push(speaker.speakerId)

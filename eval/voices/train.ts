@@ -3,7 +3,7 @@
 // variants the held-out voices use), and writes src/platform/speech/embedding/builtin-model.ts.
 // `node eval/voices/train.ts` (needs espeak-ng and ffmpeg). Deterministic for a given espeak-ng.
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pcmSamples } from '../../src/platform/speech/audio.ts'
 import { rawFeatures } from '../../src/platform/speech/embedding/builtin.ts'
@@ -67,7 +67,13 @@ function eigen(matrix: number[][]): [number[], number[][]] {
   return [a.map((row, i) => row[i]!), v]
 }
 
-const perVoice = TRAINING_VOICES.map((voice) => TEXTS.map((text) => rawFeatures(samplesOf(voice, text))!).filter(Boolean))
+// Raw features are cached per espeak-ng voice list (re-fitting with another regularization is then instant).
+const cacheFile = path.join(tmpdir(), 'confer-train-features.json')
+const cached = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) as { voices: string[]; features: number[][][] } : undefined
+const perVoice = cached && cached.voices.join() === TRAINING_VOICES.join()
+  ? cached.features
+  : TRAINING_VOICES.map((voice) => TEXTS.map((text) => rawFeatures(samplesOf(voice, text))!).filter(Boolean))
+writeFileSync(cacheFile, JSON.stringify({ voices: TRAINING_VOICES, features: perVoice }))
 const all = perVoice.flat()
 const size = all[0]!.length
 const mean = Array.from({ length: size }, (_, i) => all.reduce((sum, row) => sum + row[i]!, 0) / all.length)

@@ -130,7 +130,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       }
       const pitch = pitches[index]
       const embedding = embeddings[index]
-      const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.suggestThreshold, pitch)) || assignSpeaker(known, pitch)
+      const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
       if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
       const knownSpeaker = known.find((candidate) => candidate.speakerId === speaker.speakerId)!
       // A partial utterance comes back as final: only closed ones join the speaker's voiceprint.

@@ -6,10 +6,16 @@ import { cosine, normalize } from './embedding/vectors.ts'
 
 export type KnownSpeaker = { speakerId: string; pitchHz: number | null; embedding?: number[]; weight?: number }
 
+/** Median pitches further apart than this ratio (≈ 6 semitones) are never one voice. */
+const DIFFERENT_VOICE_RATIO = 1.4
+
 /** The speaker of an utterance by its embedding, or undefined when no known voice has one. */
 export function assignSpeakerByVoice(known: KnownSpeaker[], embedding: ArrayLike<number>, sameVoiceSimilarity: number, pitchHz: number | undefined) {
-  const voiced = known.filter((speaker) => speaker.embedding)
-  if (voiced.length === 0) return undefined
+  // A voice whose pitch is far from an utterance's is not its speaker, however alike the spectra.
+  const pitchAllows = (speaker: KnownSpeaker) => pitchHz === undefined || speaker.pitchHz === null
+    || Math.max(pitchHz, speaker.pitchHz) / Math.min(pitchHz, speaker.pitchHz) <= DIFFERENT_VOICE_RATIO
+  const voiced = known.filter((speaker) => speaker.embedding && pitchAllows(speaker))
+  if (!known.some((speaker) => speaker.embedding)) return undefined
   let best: KnownSpeaker | undefined
   let bestScore = -Infinity
   for (const speaker of voiced) {

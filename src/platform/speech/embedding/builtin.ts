@@ -51,6 +51,7 @@ export function builtinEmbedder(): SpeakerEmbedder {
     minSpeechMs: (MIN_SPEECH_FRAMES * HOP_SAMPLES * 1000) / SAMPLE_RATE,
     matchThreshold: 0.75,
     suggestThreshold: 0.6,
+    sameVoiceThreshold: 0.6,
     async embed(samples, hints) {
       const raw = rawFeatures(samples, hints?.pitchHz)
       return raw ? embedRaw(raw) : undefined

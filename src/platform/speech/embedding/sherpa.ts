@@ -60,6 +60,7 @@ export async function sherpaEmbedder(modelPath: string, options: { matchThreshol
     // Usual cosine operating points of ECAPA/ResNet speaker models; operators may tune them.
     matchThreshold: options.matchThreshold ?? 0.6,
     suggestThreshold: options.suggestThreshold ?? 0.45,
+    sameVoiceThreshold: options.matchThreshold ?? 0.6,
     async embed(samples) {
       if ((samples.length * 1000) / SAMPLE_RATE < MIN_SPEECH_MS) return undefined
       const stream = extractor.createStream()

@@ -11,8 +11,10 @@ export type SpeakerEmbedder = {
   input: { sampleRate: number; channels: 1; encoding: 'pcm_s16le' | 'float32'; frameMs: number; hopMs: number }
   /** speech shorter than this gives no embedding */
   minSpeechMs: number
-  /** cosine at or above which two embeddings are taken for the same voice */
+  /** cosine at or above which a session speaker is named as an enrolled member */
   matchThreshold: number
+  /** cosine at or above which an utterance joins a session speaker in diarization */
+  sameVoiceThreshold: number
   /** cosine at or above which a voice is suggested (a person confirms) */
   suggestThreshold: number
   /**
