@@ -15,7 +15,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptio
 import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
 import { seedSegments, seedSpeaker } from '../src/modules/transcripts/testing.ts'
-import { seedVoiceIdentity, unitVector } from '../src/modules/voice/testing.ts'
+import { moveVoiceToIdentity, seedVoiceIdentity, unitVector } from '../src/modules/voice/testing.ts'
 import { BUILTIN_MODEL_VERSION } from '../src/platform/speech/embedding/index.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
@@ -199,7 +199,7 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
   'POST /v1/workspace/voice-identities/:identityId/split': async ({ h, owner, values }) => {
     const session = await recordingSession(owner)
     await seedVoiceIdentity(h, owner, session.id, 'spk_2')
-    await h.database.db.updateTable('voice_speakers').set({ identity_id: values.identityId! }).where('session_id', '=', session.id).execute()
+    await moveVoiceToIdentity(h, session.id, 'spk_2', values.identityId!)
     return { payload: { sessionId: session.id, speakerId: 'spk_2' } }
   },
   'POST /v1/sessions/:sessionId/transcript-summary': async ({ h, values }) => {

@@ -31,3 +31,8 @@ export async function seedVoiceIdentity(h: Harness, owner: Member, sessionId: st
   await repo.updateVoice(h.database.db, sessionId, speakerId, { identity_id: id, state: 'named' })
   return id
 }
+
+/** Moves a session speaker's voice into another identity (to split it out of that one). */
+export async function moveVoiceToIdentity(h: Harness, sessionId: string, speakerId: string, identityId: string) {
+  await repo.updateVoice(h.database.db, sessionId, speakerId, { identity_id: identityId })
+}
