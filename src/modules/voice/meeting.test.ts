@@ -95,5 +95,5 @@ eachDatabase('naming speakers in a recorded meeting', (h) => {
     const nextTurns = await labelsOfTurns(owner, next.session.id, next.spoken)
     expect(nextTurns.find((turn) => turn.voice === 'slt')!.label).toBe(nameOf(owner.accountId))
     expect(nextTurns.find((turn) => turn.voice === 'rms')!.label).toMatch(/^Speaker \d+$/)
-  }, 180_000)
+  }, 400_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })
