@@ -2,9 +2,10 @@
 // runs the same on the server and in the browser. Per utterance: the mean and spread of 19 MFCCs
 // over the speech frames plus the log median pitch, standardised with fixed background
 // statistics, whitened against within-speaker variation (WCCN, fitted on training voices by
-// eval/voices/train.ts: builtin-model.ts) and L2-normalised (39 numbers). An i-vector-like summary: it tells clearly different voices apart (synthetic voices in eval/voices, see
-// docs/voice.md for what it gets right and wrong) and is far weaker than a neural speaker model
-// on real people in real rooms; operators who can supply one use VOICE_ENGINE=sherpa-onnx.
+// eval/voices/train.ts: builtin-model.ts) and L2-normalised (39 numbers). An i-vector-like
+// summary: it tells clearly different voices apart but takes near neighbours of one synthesizer
+// for each other (docs/voice.md has its figures), and it is far weaker than a neural speaker
+// model on real people in real rooms; operators who can supply one use VOICE_ENGINE=sherpa-onnx.
 import { SAMPLE_RATE } from '../audio.ts'
 import { medianPitch } from '../pitch.ts'
 import { CEPSTRA, FRAME_SAMPLES, frames, HOP_SAMPLES, speechFrames } from './features.ts'
