@@ -7,6 +7,12 @@ import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
 import { evaluateAnswers } from './answers.ts'
 
+// `--voices[=development]`: speaker naming instead (eval/voices/run.ts).
+if (process.argv.some((argument) => argument === '--voices' || argument.startsWith('--voices='))) {
+  await (await import('./voices/run.ts')).runVoiceEval(process.argv)
+  process.exit(0)
+}
+
 const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((argument) => argument.startsWith('--split='))?.slice('--split='.length)
 // `--answers`: the answer engine over the labelled questions instead (eval/answers.ts).

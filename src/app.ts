@@ -34,6 +34,7 @@ import { assetsModule } from './modules/assets/index.ts'
 import { projectsModule } from './modules/projects/index.ts'
 import { sessionsModule } from './modules/sessions/index.ts'
 import { sharesModule } from './modules/shares/index.ts'
+import { voiceModule } from './modules/voice/index.ts'
 import { transcriptsModule } from './modules/transcripts/index.ts'
 import { searchModule } from './modules/search/index.ts'
 import { answersModule } from './modules/answers/index.ts'
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(webclientModule(deps))
   await app.register(memoryModule(deps))
   await app.register(integrationsModule(deps))
+  await app.register(voiceModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
 }

@@ -95,6 +95,8 @@ export type SpeechConfig = {
   whisperModelPath: string | undefined
   pocketsphinxBin: string
   ffmpegBin: string
+  /** speaker embeddings (docs/voice.md): the built-in engine, or sherpa-onnx with the operator's model */
+  voice: { engine: 'builtin' | 'sherpa-onnx'; modelPath: string | undefined }
 }
 
 /** Providers whose OAuth apps an operator may configure for integration connections. */
@@ -161,7 +163,12 @@ export function loadConfig(env: Env = process.env): Config {
     whisperModelPath: read('WHISPER_MODEL_PATH', (raw) => path.resolve(raw), undefined),
     pocketsphinxBin: read('POCKETSPHINX_BIN', (raw) => raw, 'pocketsphinx_continuous'),
     ffmpegBin: read('FFMPEG_BIN', (raw) => raw, 'ffmpeg'),
+    voice: {
+      engine: read('VOICE_ENGINE', oneOf(['builtin', 'sherpa-onnx'] as const), 'builtin'),
+      modelPath: read('VOICE_MODEL_PATH', (raw) => path.resolve(raw), undefined),
+    },
   }
+  if (speech.voice.engine === 'sherpa-onnx' && !speech.voice.modelPath) problems.push('VOICE_MODEL_PATH: required when VOICE_ENGINE is sherpa-onnx')
   if (speech.engine === 'openai' && !speech.openai) problems.push('STT_OPENAI_URL: required when STT_ENGINE is openai')
   if (speech.engine === 'whisper' && !speech.whisperModelPath) problems.push('WHISPER_MODEL_PATH: required when STT_ENGINE is whisper')
 

@@ -16,7 +16,9 @@ import { beforeAll, expect, it } from 'vitest'
 import type { App } from '../src/app.ts'
 import { pairRunner } from '../src/modules/runner/testing.ts'
 import { executingAction, githubConnection, githubIssueInput, preparedAction } from '../src/modules/integrations/testing.ts'
-import { seedSegments } from '../src/modules/transcripts/testing.ts'
+import { seedSegments, seedSpeaker } from '../src/modules/transcripts/testing.ts'
+import { moveVoiceToIdentity, seedVoiceIdentity, unitVector } from '../src/modules/voice/testing.ts'
+import { BUILTIN_MODEL_VERSION } from '../src/platform/speech/embedding/index.ts'
 import { invite, inviteAndJoin } from '../src/modules/workspace/testing.ts'
 import { pngImage } from './fixtures.ts'
 import { eachDatabase, type Harness, type Member } from './harness.ts'
@@ -158,6 +160,23 @@ const PARAMETERS: Record<string, Parameter> = {
     scope: 'workspace',
     create: async ({ owner }) => `github_create_issue__${(await githubConnection(owner)).connection.id}`,
   },
+  speakerId: {
+    scope: 'workspace',
+    create: async ({ h, owner, values }) => seedSpeaker(h, { id: values.sessionId ?? (await recordingSession(owner)).id }, 'spk_1'),
+  },
+  identityId: {
+    scope: 'workspace',
+    create: async ({ h, owner }) => seedVoiceIdentity(h, owner, (await recordingSession(owner)).id),
+  },
+  enrollmentId: {
+    scope: 'workspace',
+    create: async ({ owner }) => json(await owner.post('/v1/account/voice-profile/enrollments', { consent: true }), 'starting an enrollment').enrollmentId,
+  },
+  modelVersion: {
+    scope: 'capability',
+    why: 'the server\'s one model version: every signed-in account reads the same signed manifest',
+    create: async ({ owner }) => json(await owner.post('/v1/account/voice-profile/enrollments', { consent: true }), 'starting an enrollment').manifest.modelVersion,
+  },
   invitationToken: {
     scope: 'capability',
     why: 'the token is the permission: whoever holds it reads the login intent, and only the invited email accepts',
@@ -224,6 +243,18 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
     return { payload: { observationId: observation.observationId, itemIds: ['tenancy:1'], confirmSourceBound: true } }
   },
   'POST /v1/search/answer': async () => ({ payload: { query: 'tenancy' } }),
+  'PUT /v1/account/voice-profile/enrollments/:enrollmentId': async () => ({
+    payload: { modelVersion: BUILTIN_MODEL_VERSION, embeddings: [unitVector(0), unitVector(0, 1), unitVector(0, 2)], expectedRevision: 0 },
+  }),
+  'POST /v1/workspace/voice-identities/:identityId/merge': async ({ h, owner }) => ({
+    payload: { targetIdentityId: await seedVoiceIdentity(h, owner, (await recordingSession(owner)).id) },
+  }),
+  'POST /v1/workspace/voice-identities/:identityId/split': async ({ h, owner, values }) => {
+    const session = await recordingSession(owner)
+    await seedVoiceIdentity(h, owner, session.id, 'spk_2')
+    await moveVoiceToIdentity(h, session.id, 'spk_2', values.identityId!)
+    return { payload: { sessionId: session.id, speakerId: 'spk_2' } }
+  },
   'POST /v1/sessions/:sessionId/transcript-summary': async ({ h, values }) => {
     const [segmentId] = await seedSegments(h, { id: values.sessionId! }, [{ text: 'We ship the release on Friday.' }])
     return { payload: { segmentId, itemText: 'Ship the release', locale: 'en' } }
@@ -334,6 +365,10 @@ const VIEW_MEMBER_WRITES: Record<string, string> = {
   'POST /v1/workobjects/:workObjectId/comments': 'view members may comment (interface §2, content permission)',
   'PATCH /v1/workobjects/:workObjectId/comments/:commentId': 'the author edits their own comment',
   'DELETE /v1/workobjects/:workObjectId/comments/:commentId': 'the author (or a manager) deletes a comment',
+  'POST /v1/account/voice-profile/enrollments': 'the caller\'s own voice enrollment',
+  'PUT /v1/account/voice-profile/enrollments/:enrollmentId': 'the caller\'s own voice profile',
+  'DELETE /v1/account/voice-profile': 'the caller\'s own voice profile and what was derived from it',
+  'POST /v1/sessions/:sessionId/speakers/:speakerId/voice-opt-out': 'withdrawing consent to voice recognition must never need edit permission; it only removes a name and embeddings',
 }
 
 /** Open routes that only the author of the resource may use: the view member is refused by the route itself (403). */

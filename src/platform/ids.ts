@@ -23,7 +23,7 @@ export type IdPrefix =
   | 'acc' | 'wsp' | 'prj' | 'ses' | 'cnv' | 'seg' | 'wst' | 'wo' | 'rev' | 'cmt' | 'rvw' | 'ntf'
   | 'inv' | 'act' | 'rec' | 'exe' | 'con' | 'run' | 'tsk' | 'vid' | 'ast' | 'mem' | 'req' | 'msg'
   | 'otp' | 'shr' | 'wac' | 'clr' | 'rel' | 'tko' | 'rgr' | 'lse'
-  | 'mcf' | 'obs' | 'xsr' | 'cbs' | 'chk'
+  | 'mcf' | 'obs' | 'xsr' | 'cbs' | 'chk' | 'ven'
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid()}`

@@ -52,6 +52,16 @@ export type WorkChangeListener = (executor: Executor, change: { workspaceId: str
  * actions) and ExecutionV2[] of a work set, for its detail. Changes to them bump the set's revision.
  */
 export type WorksetActionsSource = (executor: Executor, workSetId: string) => Promise<{ actions: Record<string, unknown>[]; executions: Record<string, unknown>[] }>
+/** A session speaker's running voice embedding (unit length) and how many utterances it holds. */
+export type Voiceprint = { embedding: number[]; weight: number }
+
+/** What the voice module offers transcription: where session speakers' embeddings are kept. */
+export type Voiceprints = {
+  /** the session's stored voiceprints by speaker id (opted-out speakers have none) */
+  load(executor: Executor, sessionId: string): Promise<Map<string, Voiceprint>>
+  /** stores changed voiceprints inside the transcription's transaction and schedules identification */
+  save(executor: Executor, input: { sessionId: string; workspaceId: string; speakers: Array<Voiceprint & { speakerId: string }> }): Promise<void>
+}
 
 export type Ports = {
   externalContext?: ExternalContextSource
@@ -59,4 +69,5 @@ export type Ports = {
   workChanged?: WorkChangeListener
   entitlements?: Entitlements
   projectSessions?: ProjectSessions
+  voiceprints?: Voiceprints
 }

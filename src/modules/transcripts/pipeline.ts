@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../platform/ids.ts'
 import { msOf, pcmSamples, samplesOf } from '../../platform/speech/audio.ts'
 import type { Recognized, SpeechEngine } from '../../platform/speech/engines/index.ts'
 import { medianPitch } from '../../platform/speech/pitch.ts'
-import { assignSpeaker, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
+import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
@@ -93,7 +93,15 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   const tailKey = tail ? `transcripts/${sessionId}/tail-${newId('seg')}` : null
   if (tail && tailKey) await deps.blobs.put(tailKey, new Uint8Array(tail.buffer, tail.byteOffset, tail.byteLength))
 
-  const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({ speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz }))
+  // Speaker embeddings (platform/speech/embedding) tell voices apart; their running means live in the voice module.
+  const voice = deps.speech.voice
+  const pitches = spoken.map((utterance) => medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
+  const embeddings = await Promise.all(spoken.map((utterance, index) => voice.embed(audio.subarray(utterance.startSample, utterance.endSample), { pitchHz: pitches[index] })))
+  const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
+  const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({
+    speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz, ...voiceprints?.get(speaker.speaker_id),
+  }))
+  const voiceChanged = new Set<KnownSpeaker>()
   const now = nowIso()
   const committed = await db.transaction().execute(async (trx) => {
     const saved = await saveState(trx, state, {
@@ -121,9 +129,17 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
         if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', id).execute()
         continue
       }
-      const speaker = assignSpeaker(known, medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
+      const pitch = pitches[index]
+      const embedding = embeddings[index]
+      const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
+      if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
+      const knownSpeaker = known.find((candidate) => candidate.speakerId === speaker.speakerId)!
+      // A partial utterance comes back as final: only closed ones join the speaker's voiceprint.
+      if (embedding && !isPartial) {
+        addToVoiceprint(knownSpeaker, embedding)
+        voiceChanged.add(knownSpeaker)
+      }
       if (speaker.isNew) {
-        known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
         await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
         await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
       }
@@ -144,6 +160,9 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
         ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speaker.speakerId),
       })
+    }
+    if (voiceChanged.size) {
+      await deps.ports.voiceprints?.save(trx, { sessionId, workspaceId: session.workspace_id, speakers: [...voiceChanged].map((speaker) => ({ speakerId: speaker.speakerId, embedding: speaker.embedding!, weight: speaker.weight! })) })
     }
     if (openId) await trx.updateTable('transcription_state').set({ open_segment_id: openId }).where('session_id', '=', sessionId).execute()
     // New final words while recording: propose the work they hold (the end runs its own last pass).

@@ -2,7 +2,7 @@
 // of modules that read transcripts (work objects, extraction, search, summaries, shares).
 import type { Harness } from '../../../test/harness.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
-import { insertSegment } from './repo.ts'
+import { insertSegment, upsertSpeaker } from './repo.ts'
 
 export type SeedSegment = { text: string; speakerId?: string; startMs?: number; endMs?: number; language?: string }
 
@@ -25,4 +25,11 @@ export async function seedSegments(h: Harness, session: { id: string }, segments
     ids.push(id)
   }
   return ids
+}
+
+/** A session speaker ("Speaker N") written straight to the table. */
+export async function seedSpeaker(h: Harness, session: { id: string }, speakerId = 'spk_1') {
+  const now = nowIso()
+  await upsertSpeaker(h.database.db, { session_id: session.id, speaker_id: speakerId, label: `Speaker ${speakerId.replace(/^spk_/, '')}`, pitch_hz: null, created_at: now, updated_at: now })
+  return speakerId
 }

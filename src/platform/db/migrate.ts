@@ -19,6 +19,7 @@ import { billing } from './migrations/0015_billing.ts'
 import { runner } from './migrations/0018_runner.ts'
 import { memory } from './migrations/0017_memory.ts'
 import { integrations } from './migrations/0014_integrations.ts'
+import { voice } from './migrations/0016_voice.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -37,6 +38,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0018_runner': runner,
   '0017_memory': memory,
   '0014_integrations': integrations,
+  '0016_voice': voice,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

@@ -16,6 +16,7 @@ import type { BillingTables } from './tables/billing.ts'
 import type { RunnerTables } from './tables/runner.ts'
 import type { MemoryTables } from './tables/memory.ts'
 import type { IntegrationsTables } from './tables/integrations.ts'
+import type { VoiceTables } from './tables/voice.ts'
 
 export type * from './tables/platform.ts'
 export type * from './tables/workspace.ts'
@@ -31,6 +32,7 @@ export type * from './tables/billing.ts'
 export type * from './tables/runner.ts'
 export type * from './tables/memory.ts'
 export type * from './tables/integrations.ts'
+export type * from './tables/voice.ts'
 
 export type Tables = PlatformTables &
   WorkspaceTables &
@@ -45,4 +47,5 @@ export type Tables = PlatformTables &
   BillingTables &
   RunnerTables &
   MemoryTables &
-  IntegrationsTables
+  IntegrationsTables &
+  VoiceTables

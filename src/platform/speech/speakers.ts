@@ -1,7 +1,45 @@
-// Speaker turns without a speaker model: each utterance's median pitch is matched to the closest
-// known voice of the session (within a ratio), else it opens a new one. Ids are stable per
-// session: spk_1, spk_2, … in order of first appearance.
-export type KnownSpeaker = { speakerId: string; pitchHz: number | null }
+// Speaker turns: an utterance with a speaker embedding goes to the known voice of the session whose
+// running embedding is most similar (at or above a similarity), else it opens a new one; without
+// embeddings, its median pitch is matched to the closest known voice (within a ratio). Ids are
+// stable per session: spk_1, spk_2, … in order of first appearance.
+import { cosine, normalize } from './embedding/vectors.ts'
+
+export type KnownSpeaker = { speakerId: string; pitchHz: number | null; embedding?: number[]; weight?: number }
+
+/** Median pitches further apart than this ratio (≈ 6 semitones) are never one voice. */
+const DIFFERENT_VOICE_RATIO = 1.4
+
+/** The speaker of an utterance by its embedding, or undefined when no known voice has one. */
+export function assignSpeakerByVoice(known: KnownSpeaker[], embedding: ArrayLike<number>, sameVoiceSimilarity: number, pitchHz: number | undefined) {
+  // A voice whose pitch is far from an utterance's is not its speaker, however alike the spectra.
+  const pitchAllows = (speaker: KnownSpeaker) => pitchHz === undefined || speaker.pitchHz === null
+    || Math.max(pitchHz, speaker.pitchHz) / Math.min(pitchHz, speaker.pitchHz) <= DIFFERENT_VOICE_RATIO
+  const voiced = known.filter((speaker) => speaker.embedding && pitchAllows(speaker))
+  if (!known.some((speaker) => speaker.embedding)) return undefined
+  let best: KnownSpeaker | undefined
+  let bestScore = -Infinity
+  for (const speaker of voiced) {
+    const score = cosine(speaker.embedding!, embedding)
+    if (score > bestScore) {
+      best = speaker
+      bestScore = score
+    }
+  }
+  if (best && bestScore >= sameVoiceSimilarity) return { speakerId: best.speakerId, isNew: false, pitchHz: best.pitchHz }
+  // Known voices without an embedding (e.g. opted out of voice storage) are still told by pitch.
+  const unvoiced = known.filter((speaker) => !speaker.embedding)
+  const byPitch = unvoiced.length ? assignSpeaker(unvoiced, pitchHz) : undefined
+  if (byPitch && !byPitch.isNew) return byPitch
+  return { speakerId: `spk_${known.length + 1}`, isNew: true, pitchHz: pitchHz ?? null }
+}
+
+/** A speaker's running embedding with one more utterance in it. */
+export function addToVoiceprint(speaker: KnownSpeaker, embedding: ArrayLike<number>) {
+  const weight = speaker.weight ?? 0
+  const sum = Array.from(embedding, (value, index) => value + (speaker.embedding?.[index] ?? 0) * weight)
+  speaker.embedding = normalize(sum)
+  speaker.weight = weight + 1
+}
 
 /** Pitches within this ratio of each other count as the same voice (≈ 3 semitones). */
 const SAME_VOICE_RATIO = 1.19

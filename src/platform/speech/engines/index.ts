@@ -6,6 +6,7 @@ import type { SpeechConfig } from '../../../config.ts'
 import { openaiEngine } from './openai.ts'
 import { pocketsphinxEngine } from './pocketsphinx.ts'
 import type { SpeechEngine } from './types.ts'
+import { createEmbedder, type SpeakerEmbedder } from '../embedding/index.ts'
 import { whisperEngine } from './whisper.ts'
 
 export type { Recognized, RecognizedWord, SpeechEngine } from './types.ts'
@@ -16,6 +17,8 @@ export type SpeechSetup = {
   engine: SpeechEngine | undefined
   /** the engine's name, or 'client' */
   mode: 'openai' | 'whisper' | 'pocketsphinx' | 'client'
+  /** speaker embeddings for diarization and voice identification (VOICE_ENGINE) */
+  voice: SpeakerEmbedder
 }
 
 export function binaryAvailable(bin: string): boolean {
@@ -24,7 +27,12 @@ export function binaryAvailable(bin: string): boolean {
 }
 
 export async function createSpeech(config: SpeechConfig): Promise<SpeechSetup> {
-  const choose = async (name: SpeechConfig['engine']): Promise<SpeechSetup | undefined> => {
+  const voice = await createEmbedder(config.voice)
+  return { ...await createTranscriber(config), voice }
+}
+
+async function createTranscriber(config: SpeechConfig): Promise<Omit<SpeechSetup, 'voice'>> {
+  const choose = async (name: SpeechConfig['engine']): Promise<Omit<SpeechSetup, 'voice'> | undefined> => {
     switch (name) {
       case 'openai':
         return config.openai ? { engine: openaiEngine(config.openai), mode: 'openai' } : undefined
