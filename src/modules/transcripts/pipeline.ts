@@ -1,7 +1,8 @@
 // Server-side transcription of a session (DESIGN §6). Each run takes the audio not yet processed
 // (plus the kept tail of the last run), cuts it into utterances by voice activity, gives each a
 // speaker by pitch, transcribes the closed ones as `final` segments and the one still being spoken
-// as a `partial` (the same segment id carries on to its final), and commits segments, speakers,
+// as a `partial` (the same segment id carries on to its final; a final utterance is cut into one
+// segment per sentence and voice turn: platform/speech/turns.ts), and commits segments, speakers,
 // events and its progress in one transaction guarded by the state's version: a crashed or racing
 // run leaves nothing half done, and a repeated run never duplicates a segment.
 import type { AppDeps } from '../../platform/deps.ts'
@@ -10,6 +11,8 @@ import { msOf, pcmSamples, samplesOf } from '../../platform/speech/audio.ts'
 import type { Recognized, SpeechEngine } from '../../platform/speech/engines/index.ts'
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { assignSpeaker, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
+import { punctuateWords } from '../../platform/speech/punctuate.ts'
+import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
@@ -32,6 +35,27 @@ const CHUNK_BATCH = 100
 const REFINE_JOB = 'extraction.refine'
 
 export type TranscribeOptions = { final: boolean }
+
+const confidenceOf = (piece: TurnPiece) => {
+  const scores = piece.words.map((word) => word.confidence).filter((value): value is number => typeof value === 'number')
+  return scores.length ? Number((scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(3)) : undefined
+}
+
+/**
+ * The segments one recognized utterance becomes: cut at voice changes and sentence ends (a partial
+ * stays whole: its id carries on to the final), punctuated unless the engine writes its own.
+ */
+function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean): TurnPiece[] {
+  if (!result.text) return []
+  const words = result.words ?? []
+  const writes = engine.name !== 'pocketsphinx'
+  const durationMs = msOf(utterance.endSample - utterance.startSample)
+  if (words.length === 0 || (writes && !result.words?.every((word) => word.word && !/\s/.test(word.word)))) {
+    return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 }))), turn: 0 }]
+  }
+  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words), turn: 0 }]
+  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : {})
+}
 
 /** Transcribes everything the session has so far; with `final`, also closes what is still open. */
 export async function transcribeSession(deps: AppDeps, sessionId: string, options: TranscribeOptions) {
@@ -114,35 +138,53 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       const isPartial = utterance === partial
       // The first utterance of this run continues the one left open by the last run.
       const continues = state.open_segment_id !== null && index === 0 && utterance.startSample < samplesOf(CONTINUES_MS)
-      const id = continues ? state.open_segment_id! : newId('seg')
-      if (isPartial) openId = id
-      if (!result.text) {
-        if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', id).execute()
+      const firstId = continues ? state.open_segment_id! : newId('seg')
+      if (isPartial) openId = firstId
+      const pieces = piecesOf(engine, utterance, result, audio, isPartial)
+      if (pieces.length === 0) {
+        if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', firstId).execute()
         continue
       }
-      const speaker = assignSpeaker(known, medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
-      if (speaker.isNew) {
-        known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
-        await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
-        await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
+      const utteranceMs = baseMs + msOf(utterance.startSample)
+      // One speaker per voice turn, from the pitch of all of that turn's speech.
+      const speakerOfTurn = new Map<number, string>()
+      for (const [pieceIndex, piece] of pieces.entries()) {
+        let speakerId = speakerOfTurn.get(piece.turn)
+        if (!speakerId) {
+          const turnPieces = pieces.filter((other) => other.turn === piece.turn)
+          const from = utterance.startSample + samplesOf(turnPieces[0]!.startMs)
+          const to = Math.min(utterance.endSample, utterance.startSample + samplesOf(turnPieces[turnPieces.length - 1]!.endMs))
+          const whole = pieces.length === 1 || isPartial
+          const speaker = assignSpeaker(known, medianPitch(whole ? audio.subarray(utterance.startSample, utterance.endSample) : audio.subarray(from, to)))
+          if (speaker.isNew) {
+            known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
+            await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
+            await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
+          }
+          speakerId = speaker.speakerId
+          speakerOfTurn.set(piece.turn, speakerId)
+        }
+        const id = pieceIndex === 0 ? firstId : newId('seg')
+        const single = pieces.length === 1
+        const startMs = single ? utteranceMs : utteranceMs + piece.startMs
+        const endMs = single ? baseMs + msOf(utterance.endSample) : utteranceMs + piece.endMs
+        const row = {
+          id, session_id: sessionId, workspace_id: session.workspace_id, start_ms: startMs, end_ms: endMs,
+          speaker_id: speakerId, text: piece.text, status: isPartial ? 'partial' as const : 'final' as const, source: 'server' as const,
+          engine: engine.name, language: result.language ?? deps.config.speech.language, confidence: confidenceOf(piece) ?? result.confidence ?? null,
+          words: piece.words.length ? JSON.stringify(piece.words.map((word) => ({ ...word, startMs: word.startMs + utteranceMs, endMs: word.endMs + utteranceMs }))) : null,
+          created_at: now, updated_at: now,
+        }
+        if (continues && pieceIndex === 0) {
+          const { id: _id, created_at: _created, ...changes } = row
+          await repo.updateSegment(trx, id, changes)
+        } else {
+          await repo.insertSegment(trx, row)
+        }
+        await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
+          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speakerId),
+        })
       }
-      const startMs = baseMs + msOf(utterance.startSample)
-      const row = {
-        id, session_id: sessionId, workspace_id: session.workspace_id, start_ms: startMs, end_ms: baseMs + msOf(utterance.endSample),
-        speaker_id: speaker.speakerId, text: result.text, status: isPartial ? 'partial' as const : 'final' as const, source: 'server' as const,
-        engine: engine.name, language: result.language ?? deps.config.speech.language, confidence: result.confidence ?? null,
-        words: result.words ? JSON.stringify(result.words.map((word) => ({ ...word, startMs: word.startMs + startMs, endMs: word.endMs + startMs }))) : null,
-        created_at: now, updated_at: now,
-      }
-      if (continues) {
-        const { id: _id, created_at: _created, ...changes } = row
-        await repo.updateSegment(trx, id, changes)
-      } else {
-        await repo.insertSegment(trx, row)
-      }
-      await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
-        ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speaker.speakerId),
-      })
     }
     if (openId) await trx.updateTable('transcription_state').set({ open_segment_id: openId }).where('session_id', '=', sessionId).execute()
     // New final words while recording: propose the work they hold (the end runs its own last pass).
