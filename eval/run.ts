@@ -2,9 +2,17 @@
 // printing precision, recall and F1 per kind and overall. `npm run eval -- --verbose` also lists,
 // per meeting, what was missed and what was produced without a label; `--split=held-out` limits
 // the run to one split; `--meetings=id,id` also scores those meetings together (a batch that moved
-// to development keeps a score of its own).
+// to development keeps a score of its own). `npm run eval -- --spoken` runs the spoken evaluation
+// (eval/spoken.ts; `--split=` and `--meetings=` apply to it too).
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
+import { runSpokenEval } from './spoken.ts'
+
+// `--spoken`: the spoken evaluation instead (eval/spoken.ts).
+if (process.argv.includes('--spoken')) {
+  await runSpokenEval(process.argv)
+  process.exit(0)
+}
 
 const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((argument) => argument.startsWith('--split='))?.slice('--split='.length)
