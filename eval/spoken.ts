@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { summarize, scoreMeeting, type MeetingScore } from '../src/modules/extraction/engine/evaluation.ts'
 import { DEFAULT_QUALITY_GATE, type ExtractedItem, type ItemKind } from '../src/modules/extraction/engine/types.ts'
-import { startRecording, uploadChunk } from '../src/modules/sessions/testing.ts'
+import { joinWorkspace, startRecording, uploadChunk } from '../src/modules/sessions/testing.ts'
 import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
 import { createHarness, type Harness, type Member } from '../test/harness.ts'
 import { hasFfmpeg, hasFlite, hasPocketsphinx, speak, wordErrorRate, type Turn } from '../test/speech.ts'
@@ -82,7 +82,20 @@ export type SpokenResult = {
 
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
 
-async function runMeeting(h: Harness, owner: Member, fixture: MeetingFixture): Promise<SpokenResult> {
+/** A workspace whose members are the meeting's participants, as in real use (their names are its vocabulary). */
+async function workspaceFor(h: Harness, fixture: MeetingFixture): Promise<Member> {
+  const owner = await h.member()
+  const [first, ...others] = fixture.participants ?? []
+  if (first) await owner.patch('/v1/account/profile', { name: first.name })
+  for (const participant of others) {
+    const member = await joinWorkspace(h, owner.workspaceId, 'edit')
+    await member.patch('/v1/account/profile', { name: participant.name })
+  }
+  return owner
+}
+
+async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenResult> {
+  const owner = await workspaceFor(h, fixture)
   const spoken = speakMeeting(fixture)
   const started = performance.now()
   const session = await startRecording(owner)
@@ -157,10 +170,9 @@ export async function evaluateSpoken(ids: string[], log: (line: string) => void 
   const fixtures = loadMeetingFixtures().filter((fixture) => ids.includes(fixture.id))
   const h = await createHarness('sqlite', { env: { STT_ENGINE: 'pocketsphinx' } })
   try {
-    const owner = await h.member()
     const results: SpokenResult[] = []
     for (const fixture of fixtures) {
-      const result = await runMeeting(h, owner, fixture)
+      const result = await runMeeting(h, fixture)
       log(`  ${fixture.id.padEnd(30)} WER ${(result.wer * 100).toFixed(1).padStart(5)} %  turns ${result.turnChanges.found}/${result.turnChanges.total}  one-turn segments ${result.pureSegments.pure}/${result.pureSegments.total}  F1 ${(summarize([result.score]).overall.f1 * 100).toFixed(0)} %  (${result.audioSeconds.toFixed(0)} s audio in ${result.seconds.toFixed(0)} s)`)
       results.push(result)
     }

@@ -12,6 +12,9 @@ import type { Recognized, SpeechEngine } from '../../platform/speech/engines/ind
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { assignSpeaker, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { punctuateWords } from '../../platform/speech/punctuate.ts'
+import { buildTerms, hearTerms, loadLexicon, MEETING_WORDS, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { listProjects } from '../projects/index.ts'
+import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
@@ -45,16 +48,38 @@ const confidenceOf = (piece: TurnPiece) => {
  * The segments one recognized utterance becomes: cut at voice changes and sentence ends (a partial
  * stays whole: its id carries on to the final), punctuated unless the engine writes its own.
  */
-function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean): TurnPiece[] {
+function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean, vocabulary?: Vocabulary): TurnPiece[] {
   if (!result.text) return []
-  const words = result.words ?? []
   const writes = engine.name !== 'pocketsphinx'
+  const words = vocabulary && !writes ? hearTerms(result.words ?? [], vocabulary.terms, vocabulary.lexicon) : result.words ?? []
+  const properNouns = vocabulary?.properNouns
   const durationMs = msOf(utterance.endSample - utterance.startSample)
   if (words.length === 0 || (writes && !result.words?.every((word) => word.word && !/\s/.test(word.word)))) {
-    return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 }))), turn: 0 }]
+    return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 })), properNouns), turn: 0 }]
   }
-  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words), turn: 0 }]
-  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : {})
+  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words, properNouns), turn: 0 }]
+  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : { ...(properNouns ? { properNouns } : {}) })
+}
+
+type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string> }
+
+/**
+ * What the default engine listens for in this workspace: its members' names and its projects'
+ * names (written as the workspace writes them), plus words of meetings in general
+ * (platform/speech/vocabulary.ts). Built per transcription run: a few milliseconds once the
+ * dictionary is loaded.
+ */
+async function vocabularyOf(deps: AppDeps, workspaceId: string): Promise<Vocabulary> {
+  const lexicon = await loadLexicon()
+  const [members, projects] = await Promise.all([
+    listMembers(deps.database.db, workspaceId),
+    listProjects(deps.database.db, workspaceId, { status: 'active', beforeId: undefined, limit: 200 }),
+  ])
+  const names = members.map((member) => member.name?.trim() ?? '').filter(Boolean)
+  const own = [...names, ...names.flatMap((name) => name.split(/\s+/)), ...projects.map((project) => project.name)]
+  const properNouns = new Map<string, string>()
+  for (const form of own) for (const part of form.split(/\s+/)) if (/^\p{Lu}/u.test(part) && /^[\p{L}'-]+$/u.test(part)) properNouns.set(part.toLowerCase(), part)
+  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns }
 }
 
 /** Transcribes everything the session has so far; with `final`, also closes what is still open. */
@@ -116,6 +141,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   const tailKey = tail ? `transcripts/${sessionId}/tail-${newId('seg')}` : null
   if (tail && tailKey) await deps.blobs.put(tailKey, new Uint8Array(tail.buffer, tail.byteOffset, tail.byteLength))
 
+  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
   const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({ speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz }))
   const now = nowIso()
   const committed = await db.transaction().execute(async (trx) => {
@@ -140,7 +166,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       const continues = state.open_segment_id !== null && index === 0 && utterance.startSample < samplesOf(CONTINUES_MS)
       const firstId = continues ? state.open_segment_id! : newId('seg')
       if (isPartial) openId = firstId
-      const pieces = piecesOf(engine, utterance, result, audio, isPartial)
+      const pieces = piecesOf(engine, utterance, result, audio, isPartial, vocabulary)
       if (pieces.length === 0) {
         if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', firstId).execute()
         continue

@@ -113,9 +113,11 @@ export function asksByWording(words: string[]): boolean {
 
 /** One sentence of recognized words → its written form with a capital and an end mark. */
 export function punctuate(tokens: string[], properNouns?: Map<string, string>): string {
-  const words = tokens.map(bare).filter(Boolean)
+  const kept = tokens.map((token) => token.replace(/\(\d+\)$/, '')).filter(Boolean)
+  const words = kept.map((token) => token.toLowerCase())
   if (words.length === 0) return ''
-  const written = words.map((word) => properNouns?.get(word) ?? CAPITALS.get(word) ?? word)
+  // Written forms from the vocabulary ("PDF", "Yusuf") keep their capitals.
+  const written = words.map((word, index) => properNouns?.get(word) ?? CAPITALS.get(word) ?? (/[A-Z]/.test(kept[index]!) ? kept[index]! : word))
   written[0] = written[0]![0]!.toUpperCase() + written[0]!.slice(1)
   return `${written.join(' ')}${asksByWording(words) ? '?' : '.'}`
 }
