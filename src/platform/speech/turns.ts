@@ -75,8 +75,29 @@ export function voiceChanges(frames: VoiceFrame[], words: SpokenWord[]): number[
     if (chosen.some((other) => Math.abs(other.at - candidate.at) < MIN_TURN_MS)) continue
     chosen.push(candidate)
   }
-  return chosen.map((change) => change.index).sort((a, b) => a - b)
+  // Each change moved to the nearby boundary (±2 words) where short windows differ most: the wide
+  // windows find that the voice changed, the short ones where.
+  const refined = chosen.map(({ index }) => {
+    let best = index
+    let bestDistance = -1
+    for (let candidate = Math.max(1, index - 2); candidate <= Math.min(words.length - 1, index + 2); candidate += 1) {
+      const at = Math.round((words[candidate - 1]!.endMs + words[candidate]!.startMs) / 2)
+      const left = summarize(frames, Math.max(0, at - REFINE_MS), at)
+      const right = summarize(frames, at, at + REFINE_MS)
+      if (left.voiced < 8 || right.voiced < 8) continue
+      const distance = voiceDistance(left, right)
+      if (distance > bestDistance) {
+        best = candidate
+        bestDistance = distance
+      }
+    }
+    return best
+  })
+  return [...new Set(refined)].sort((a, b) => a - b)
 }
+
+/** Short windows that place a change found with the wide ones. */
+const REFINE_MS = 600
 
 /** The utterance's words cut at voice changes and sentence ends, each piece punctuated. */
 export function splitUtterance(samples: Int16Array, words: SpokenWord[], options: SplitOptions = {}): TurnPiece[] {
