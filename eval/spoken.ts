@@ -103,12 +103,18 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
   for (let offset = 0, index = 0; offset < spoken.pcm.length; offset += chunkBytes, index += 1) {
     const response = await uploadChunk(owner, session.id, `c${index}`, spoken.pcm.subarray(offset, offset + chunkBytes))
     if (response.statusCode !== 200) throw new Error(`upload failed: ${response.statusCode} ${response.body}`)
-    // Transcription runs while recording, as on a live server (every 20 s of audio here).
-    if (index % 20 === 19) await h.app.deps.jobs.drain()
   }
+  // The whole recording is transcribed by the session's processing (100 chunks per run, as the
+  // server does after the end): live partials would only transcribe the same audio twice here.
   const ended = await owner.post(`/v1/sessions/${session.id}/end`)
   if (ended.statusCode !== 200) throw new Error(`end failed: ${ended.body}`)
-  await h.app.deps.jobs.drain()
+  // Several meetings run at once: wait for this one to be ready, whoever ran its jobs.
+  for (;;) {
+    await h.app.deps.jobs.drain()
+    const state = (await owner.get(`/v1/sessions/${session.id}`)).json().state as string
+    if (state === 'ready' || state === 'failed') break
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
   const seconds = (performance.now() - started) / 1000
 
   const segments: ProducedSegment[] = []
@@ -171,12 +177,17 @@ export async function evaluateSpoken(ids: string[], log: (line: string) => void 
   const h = await createHarness('sqlite', { env: { STT_ENGINE: 'pocketsphinx' } })
   try {
     const results: SpokenResult[] = []
-    for (const fixture of fixtures) {
+    // Meetings run a few at a time (pocketsphinx runs in child processes: SPOKEN_CONCURRENCY, default 3).
+    const queue = [...fixtures]
+    const worker = async () => {
+      for (let fixture = queue.shift(); fixture; fixture = queue.shift()) {
       const result = await runMeeting(h, fixture)
       log(`  ${fixture.id.padEnd(30)} WER ${(result.wer * 100).toFixed(1).padStart(5)} %  turns ${result.turnChanges.found}/${result.turnChanges.total}  one-turn segments ${result.pureSegments.pure}/${result.pureSegments.total}  F1 ${(summarize([result.score]).overall.f1 * 100).toFixed(0)} %  (${result.audioSeconds.toFixed(0)} s audio in ${result.seconds.toFixed(0)} s)`)
       results.push(result)
+      }
     }
-    return results
+    await Promise.all(Array.from({ length: Number(process.env.SPOKEN_CONCURRENCY ?? 3) }, worker))
+    return fixtures.map((fixture) => results.find((result) => result.fixture === fixture)!)
   } finally {
     await h.close()
   }
