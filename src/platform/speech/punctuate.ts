@@ -12,7 +12,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean))
 
 /** A sentence rarely ends on these (articles, prepositions, conjunctions, auxiliaries, verbs of saying). */
 const NO_END = set(`a an the to of in on at for with from by about into onto over under than as and or but nor
-  so because if that which who whose whom when while where whether my your our their his her its this these those
+  so because if which who whose whom what how why when while where whether my your our their his her its this these those
   is are was were be been being am do does did have has had will would shall should can could may might must
   i i'm i'll i've i'd we we're we'll we've you you're you'll they they're he she it's let's let
   think thought guess know knew mean said say says tell told hope believe suppose wonder sure not very really just
@@ -58,10 +58,10 @@ export function sentenceBreaks(words: SpokenWord[]): number[] {
     const next = bare(words[index]!.word)
     const gap = words[index]!.startMs - words[index - 1]!.endMs
     if (gap >= LONG_PAUSE_MS) return 3
-    if (NO_END.has(previous)) return 0
-    if (gap >= PAUSE_MS) return 2
     // "sure i can do that", "okay so": an interjection that opens the sentence stands alone.
     if (index - sentenceStart === 1 && INTERJECTIONS.has(previous) && STARTERS.has(next)) return 2
+    if (NO_END.has(previous)) return 0
+    if (gap >= PAUSE_MS) return 2
     if (STARTERS.has(next) && gap >= SILENCE_MS) return 2
     if (STRONG_STARTERS.has(next) && index - sentenceStart >= 3) return 1.5
     if (STARTERS.has(next)) return 0.5
