@@ -47,5 +47,5 @@ eachDatabase('a spoken meeting without pauses', (h) => {
     const described = JSON.stringify(objects.map((object) => [object.kind, object.title]))
     expect(objects.find((object) => object.kind === 'action' && cites(object, 1) && /report/i.test(object.title)), described).toBeDefined()
     expect(objects.find((object) => object.kind === 'decision' && cites(object, 2) && /decided to move/i.test(object.title)), described).toBeDefined()
-  }, 180_000)
+  }, 300_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })

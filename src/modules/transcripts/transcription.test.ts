@@ -61,5 +61,5 @@ eachDatabase('transcription with pocketsphinx', (h) => {
     // A partial is always finalized under the same id.
     for (const id of partials) expect(finals).toContain(id)
     expect(events.filter((event) => event.type === 'speaker.updated')).toHaveLength(2)
-  }, 120_000)
+  }, 300_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })
