@@ -196,5 +196,5 @@ else console.log('PostgreSQL: skipped (set TEST_DATABASE_URL to include it)')
 // Extraction (no server): the extractive engine over a one-hour transcript; goal ≤ 1 s.
 if (want('extraction')) console.log(formatExtractionBench(benchExtraction()))
 
-// Transcription (no server): VAD, pitch and pocketsphinx over a one-minute meeting.
+// Transcription (no server): a one-hour recording through VAD, pocketsphinx, vocabulary, turns and sentences.
 if (want('transcription')) console.log(await benchTranscription())

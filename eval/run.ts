@@ -2,7 +2,8 @@
 // printing precision, recall and F1 per kind and overall. `npm run eval -- --verbose` also lists,
 // per meeting, what was missed and what was produced without a label; `--split=held-out` limits
 // the run to one split; `--meetings=id,id` also scores those meetings together (a batch that moved
-// to development keeps a score of its own).
+// to development keeps a score of its own). `npm run eval -- --spoken` runs the spoken evaluation
+// (eval/spoken.ts; `--split=` and `--meetings=` apply to it too).
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
 import { evaluateAnswers } from './answers.ts'
@@ -10,6 +11,12 @@ import { evaluateAnswers } from './answers.ts'
 // `--voices[=development]`: speaker naming instead (eval/voices/run.ts).
 if (process.argv.some((argument) => argument === '--voices' || argument.startsWith('--voices='))) {
   await (await import('./voices/run.ts')).runVoiceEval(process.argv)
+  process.exit(0)
+}
+
+// `--spoken`: the spoken evaluation instead (eval/spoken.ts).
+if (process.argv.includes('--spoken')) {
+  await (await import('./spoken.ts')).runSpokenEval(process.argv)
   process.exit(0)
 }
 

@@ -8,7 +8,7 @@ export const hasFlite = !spawnSync('flite', ['--help'], { stdio: 'ignore' }).err
 export const hasPocketsphinx = !spawnSync('pocketsphinx_continuous', ['-h'], { stdio: 'ignore' }).error
 export const hasFfmpeg = !spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).error
 
-export type Turn = { voice: 'slt' | 'rms' | 'awb' | 'kal'; text: string }
+export type Turn = { voice: 'slt' | 'rms' | 'awb' | 'kal' | 'kal16'; text: string }
 export type SpokenTurn = Turn & { startMs: number; endMs: number }
 
 /** 16 kHz mono 16-bit PCM of one flite utterance. */
@@ -60,3 +60,19 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
 }
 
 export const readFixture = (file: string) => readFileSync(file)
+
+/** For each segment, the index of the spoken turn it overlaps most (-1: none). */
+export function turnsOfSegments(segments: { startMs: number; endMs: number }[], turns: { startMs: number; endMs: number }[]): number[] {
+  return segments.map((segment) => {
+    let best = -1
+    let bestOverlap = 0
+    turns.forEach((turn, index) => {
+      const overlap = Math.min(segment.endMs, turn.endMs) - Math.max(segment.startMs, turn.startMs)
+      if (overlap > bestOverlap) {
+        best = index
+        bestOverlap = overlap
+      }
+    })
+    return best
+  })
+}

@@ -7,7 +7,7 @@ import { projectRoutes } from './routes.ts'
 import { projectSchemas } from './schemas.ts'
 
 export { addProjectMember, defaultProjectRole, removeFromWorkspaceProjects } from './membership.ts'
-export { findProject, listActiveProjects } from './repo.ts'
+export { findProject, listActiveProjects, listProjects } from './repo.ts'
 export { presentProject } from './presenter.ts'
 
 export function projectsModule(deps: AppDeps): FastifyPluginAsync {

@@ -1,7 +1,8 @@
 // Server-side transcription of a session (DESIGN §6). Each run takes the audio not yet processed
 // (plus the kept tail of the last run), cuts it into utterances by voice activity, gives each a
 // speaker by pitch, transcribes the closed ones as `final` segments and the one still being spoken
-// as a `partial` (the same segment id carries on to its final), and commits segments, speakers,
+// as a `partial` (the same segment id carries on to its final; a final utterance is cut into one
+// segment per sentence and voice turn: platform/speech/turns.ts), and commits segments, speakers,
 // events and its progress in one transaction guarded by the state's version: a crashed or racing
 // run leaves nothing half done, and a repeated run never duplicates a segment.
 import type { AppDeps } from '../../platform/deps.ts'
@@ -10,6 +11,11 @@ import { msOf, pcmSamples, samplesOf } from '../../platform/speech/audio.ts'
 import type { Recognized, SpeechEngine } from '../../platform/speech/engines/index.ts'
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
+import { punctuateWords } from '../../platform/speech/punctuate.ts'
+import { buildTerms, hearTerms, loadLexicon, MEETING_WORDS, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { listProjects } from '../projects/index.ts'
+import { listMembers } from '../workspace/index.ts'
+import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
@@ -34,6 +40,49 @@ const CHUNK_BATCH = 100
 const REFINE_JOB = JOBS.refine
 
 export type TranscribeOptions = { final: boolean }
+
+const confidenceOf = (piece: TurnPiece) => {
+  const scores = piece.words.map((word) => word.confidence).filter((value): value is number => typeof value === 'number')
+  return scores.length ? Number((scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(3)) : undefined
+}
+
+/**
+ * The segments one recognized utterance becomes: cut at voice changes and sentence ends (a partial
+ * stays whole: its id carries on to the final), punctuated unless the engine writes its own.
+ */
+function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean, vocabulary?: Vocabulary): TurnPiece[] {
+  if (!result.text) return []
+  const writes = engine.name !== 'pocketsphinx'
+  const words = vocabulary && !writes ? hearTerms(result.words ?? [], vocabulary.terms, vocabulary.lexicon) : result.words ?? []
+  const properNouns = vocabulary?.properNouns
+  const durationMs = msOf(utterance.endSample - utterance.startSample)
+  if (words.length === 0 || (writes && !result.words?.every((word) => word.word && !/\s/.test(word.word)))) {
+    return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 })), properNouns), turn: 0 }]
+  }
+  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words, properNouns), turn: 0 }]
+  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : { ...(properNouns ? { properNouns } : {}) })
+}
+
+type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string> }
+
+/**
+ * What the default engine listens for in this workspace: its members' names and its projects'
+ * names (written as the workspace writes them), plus words of meetings in general
+ * (platform/speech/vocabulary.ts). Built per transcription run: a few milliseconds once the
+ * dictionary is loaded.
+ */
+async function vocabularyOf(deps: AppDeps, workspaceId: string): Promise<Vocabulary> {
+  const lexicon = await loadLexicon()
+  const [members, projects] = await Promise.all([
+    listMembers(deps.database.db, workspaceId),
+    listProjects(deps.database.db, workspaceId, { status: 'active', beforeId: undefined, limit: 200 }),
+  ])
+  const names = members.map((member) => member.name?.trim() ?? '').filter(Boolean)
+  const own = [...names, ...names.flatMap((name) => name.split(/\s+/)), ...projects.map((project) => project.name)]
+  const properNouns = new Map<string, string>()
+  for (const form of own) for (const part of form.split(/\s+/)) if (/^\p{Lu}/u.test(part) && /^[\p{L}'-]+$/u.test(part)) properNouns.set(part.toLowerCase(), part)
+  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns }
+}
 
 /** Transcribes everything the session has so far; with `final`, also closes what is still open. */
 export async function transcribeSession(deps: AppDeps, sessionId: string, options: TranscribeOptions) {
@@ -95,8 +144,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
 
   // Speaker embeddings (platform/speech/embedding) tell voices apart; their running means live in the voice module.
   const voice = deps.speech.voice
-  const pitches = spoken.map((utterance) => medianPitch(audio.subarray(utterance.startSample, utterance.endSample)))
-  const embeddings = await Promise.all(spoken.map((utterance, index) => voice.embed(audio.subarray(utterance.startSample, utterance.endSample), { pitchHz: pitches[index] })))
+  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
   const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
   const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({
     speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz, ...voiceprints?.get(speaker.speaker_id),
@@ -123,43 +171,62 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       const isPartial = utterance === partial
       // The first utterance of this run continues the one left open by the last run.
       const continues = state.open_segment_id !== null && index === 0 && utterance.startSample < samplesOf(CONTINUES_MS)
-      const id = continues ? state.open_segment_id! : newId('seg')
-      if (isPartial) openId = id
-      if (!result.text) {
-        if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', id).execute()
+      const firstId = continues ? state.open_segment_id! : newId('seg')
+      if (isPartial) openId = firstId
+      const pieces = piecesOf(engine, utterance, result, audio, isPartial, vocabulary)
+      if (pieces.length === 0) {
+        if (continues) await trx.deleteFrom('transcript_segments').where('id', '=', firstId).execute()
         continue
       }
-      const pitch = pitches[index]
-      const embedding = embeddings[index]
-      const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
-      if (speaker.isNew) known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
-      const knownSpeaker = known.find((candidate) => candidate.speakerId === speaker.speakerId)!
-      // A partial utterance comes back as final: only closed ones join the speaker's voiceprint.
-      if (embedding && !isPartial) {
-        addToVoiceprint(knownSpeaker, embedding)
-        voiceChanged.add(knownSpeaker)
+      const utteranceMs = baseMs + msOf(utterance.startSample)
+      // One speaker per voice turn, from the pitch of all of that turn's speech.
+      const speakerOfTurn = new Map<number, string>()
+      for (const [pieceIndex, piece] of pieces.entries()) {
+        let speakerId = speakerOfTurn.get(piece.turn)
+        if (!speakerId) {
+          const turnPieces = pieces.filter((other) => other.turn === piece.turn)
+          const from = utterance.startSample + samplesOf(turnPieces[0]!.startMs)
+          const to = Math.min(utterance.endSample, utterance.startSample + samplesOf(turnPieces[turnPieces.length - 1]!.endMs))
+          const whole = pieces.length === 1 || isPartial
+          const turnAudio = whole ? audio.subarray(utterance.startSample, utterance.endSample) : audio.subarray(from, to)
+          const pitch = medianPitch(turnAudio)
+          const embedding = await voice.embed(turnAudio, { pitchHz: pitch })
+          const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
+          if (speaker.isNew) {
+            known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
+            await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
+            await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
+          }
+          // A partial utterance comes back as final: only closed ones join the speaker's voiceprint.
+          if (embedding && !isPartial) {
+            const knownSpeaker = known.find((candidate) => candidate.speakerId === speaker.speakerId)!
+            addToVoiceprint(knownSpeaker, embedding)
+            voiceChanged.add(knownSpeaker)
+          }
+          speakerId = speaker.speakerId
+          speakerOfTurn.set(piece.turn, speakerId)
+        }
+        const id = pieceIndex === 0 ? firstId : newId('seg')
+        const single = pieces.length === 1
+        const startMs = single ? utteranceMs : utteranceMs + piece.startMs
+        const endMs = single ? baseMs + msOf(utterance.endSample) : utteranceMs + piece.endMs
+        const row = {
+          id, session_id: sessionId, workspace_id: session.workspace_id, start_ms: startMs, end_ms: endMs,
+          speaker_id: speakerId, text: piece.text, status: isPartial ? 'partial' as const : 'final' as const, source: 'server' as const,
+          engine: engine.name, language: result.language ?? deps.config.speech.language, confidence: confidenceOf(piece) ?? result.confidence ?? null,
+          words: piece.words.length ? JSON.stringify(piece.words.map((word) => ({ ...word, startMs: word.startMs + utteranceMs, endMs: word.endMs + utteranceMs }))) : null,
+          created_at: now, updated_at: now,
+        }
+        if (continues && pieceIndex === 0) {
+          const { id: _id, created_at: _created, ...changes } = row
+          await repo.updateSegment(trx, id, changes)
+        } else {
+          await repo.insertSegment(trx, row)
+        }
+        await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
+          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speakerId),
+        })
       }
-      if (speaker.isNew) {
-        await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
-        await deps.events.append(trx, session.conversation_id, 'speaker.updated', { speakerId: speaker.speakerId, label: speakerLabel(speaker.speakerId) })
-      }
-      const startMs = baseMs + msOf(utterance.startSample)
-      const row = {
-        id, session_id: sessionId, workspace_id: session.workspace_id, start_ms: startMs, end_ms: baseMs + msOf(utterance.endSample),
-        speaker_id: speaker.speakerId, text: result.text, status: isPartial ? 'partial' as const : 'final' as const, source: 'server' as const,
-        engine: engine.name, language: result.language ?? deps.config.speech.language, confidence: result.confidence ?? null,
-        words: result.words ? JSON.stringify(result.words.map((word) => ({ ...word, startMs: word.startMs + startMs, endMs: word.endMs + startMs }))) : null,
-        created_at: now, updated_at: now,
-      }
-      if (continues) {
-        const { id: _id, created_at: _created, ...changes } = row
-        await repo.updateSegment(trx, id, changes)
-      } else {
-        await repo.insertSegment(trx, row)
-      }
-      await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
-        ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speaker.speakerId),
-      })
     }
     if (voiceChanged.size) {
       await deps.ports.voiceprints?.save(trx, { sessionId, workspaceId: session.workspace_id, speakers: [...voiceChanged].map((speaker) => ({ speakerId: speaker.speakerId, embedding: speaker.embedding!, weight: speaker.weight! })) })

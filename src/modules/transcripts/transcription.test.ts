@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
-import { hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, wordErrorRate } from '../../../test/speech.ts'
+import { hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, turnsOfSegments, wordErrorRate } from '../../../test/speech.ts'
 import { startRecording, uploadChunk } from '../sessions/testing.ts'
 
 const ready = hasFlite && hasPocketsphinx && hasFfmpeg
@@ -37,13 +37,21 @@ eachDatabase('transcription with pocketsphinx', (h) => {
     const wer = wordErrorRate(MEETING.map((turn) => turn.text).join(' '), text)
     console.log(`[${h.kind}] WER ${(wer * 100).toFixed(1)} %: ${text}`)
     expect(wer).toBeLessThanOrEqual(0.3)
-    expect(segments).toHaveLength(turns.length)
-    const speakers = segments.map((segment) => segment.speakerId)
+    // One segment per sentence: every turn has its segments, in order, none spanning two turns.
+    const turnOf = turnsOfSegments(segments as unknown as { startMs: number; endMs: number }[], turns)
+    expect(turnOf).toEqual([...turnOf].sort((a, b) => a - b))
+    expect(new Set(turnOf)).toEqual(new Set(turns.map((_, index) => index)))
+    const speakerOfTurn = turns.map((_, index) => [...new Set(segments.filter((_, at) => turnOf[at] === index).map((segment) => segment.speakerId))])
+    for (const speakers of speakerOfTurn) expect(speakers).toHaveLength(1)
+    const speakers = speakerOfTurn.map((ids) => ids[0])
     expect(new Set(speakers).size).toBe(2)
     expect(speakers[0]).toBe(speakers[2])
     expect(speakers[1]).toBe(speakers[3])
     expect(speakers[0]).not.toBe(speakers[1])
-    segments.forEach((segment, index) => expect(Math.abs(segment.startMs - turns[index]!.startMs)).toBeLessThanOrEqual(500))
+    turns.forEach((turn, index) => expect(Math.abs(segments[turnOf.indexOf(index)]!.startMs - turn.startMs)).toBeLessThanOrEqual(500))
+    // Punctuated and capitalized: the first sentence of each turn starts a segment of its own.
+    for (const segment of segments) expect(segment.text).toMatch(/^[A-Z].*[.?]$/)
+    expect(segments.length).toBeGreaterThanOrEqual(turns.length)
     expect(transcript.speakers).toHaveLength(2)
 
     const events = await h.app.deps.events.readAfter(session.conversationId, 0)
@@ -53,5 +61,5 @@ eachDatabase('transcription with pocketsphinx', (h) => {
     // A partial is always finalized under the same id.
     for (const id of partials) expect(finals).toContain(id)
     expect(events.filter((event) => event.type === 'speaker.updated')).toHaveLength(2)
-  }, 120_000)
+  }, 300_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })

@@ -6,7 +6,9 @@ const FRAME = (SAMPLE_RATE / 1000) * 40
 const MIN_HZ = 60
 const MAX_HZ = 400
 
-function framePitch(samples: Int16Array, start: number): number | undefined {
+/** Pitch (Hz) of the 40 ms frame starting at `start`, or undefined when it is not clearly periodic. */
+export function framePitch(samples: Int16Array, start: number): number | undefined {
+  if (start + FRAME > samples.length) return undefined
   let energy = 0
   for (let index = start; index < start + FRAME; index += 1) energy += samples[index]! * samples[index]!
   if (energy / FRAME < 200 * 200) return undefined

@@ -56,8 +56,25 @@ export type ClauseContext = {
 
 function normalize(text: string, cues: CueSet): string {
   const straight = text.replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim()
-  return cues.language === 'en' ? straight.toLowerCase() : straight
+  return cues.language === 'en' ? spokenForm(straight.toLowerCase()) : straight
 }
+
+/**
+ * Speech as recognized or transcribed verbatim: hesitations ("um", "uh", "you know" as a filler)
+ * and false starts ("i'll i'll send", "we we decided") leave the words the rules read.
+ */
+export function spokenForm(lower: string): string {
+  return lower
+    .replace(/(^|[\s,])(?:um+|uh+|erm|er|hmm+|mm+)(?=[\s,.!?]|$)[,]?/g, '$1')
+    .replace(/(?<!\b(?:do|did|does|don't|didn't|would|if|as|what|who|whether|you|ya)\s)\byou know\b,?\s*/g, '')
+    .replace(/\b([a-z]+(?:'[a-z]+)?)(?:,?\s+\1\b)+/g, '$1')
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.!?])/g, '$1')
+    .trim()
+}
+
+/** "Do I need to present…?", "am I supposed to…": the speaker asks about their own part; by wording, with or without "?". */
+const ASKS_ABOUT_SELF = /^(?:do|did|am|must|have) i\b|^(?:should|will|would|can|could) i (?:need|have|be|present|attend|join|bring|prepare|talk|speak|go|come|expect)\b/
 
 function stripFillers(text: string, cues: CueSet): string {
   let current = text
@@ -112,6 +129,7 @@ function recapReference(body: string, asSaid: string, cues: CueSet): Kinded | un
 function decideKind(body: string, asSaid: string, context: ClauseContext): Kinded | undefined {
   const { cues, people } = context
   if (cues.openQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.7 }
+  if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
 
@@ -144,6 +162,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
     return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
+  if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
   // "初稿已经写完了，放在共享文档里": progress reported as such is the item; the assembler adds the
   // document beside it. "文档我写好了，放在知识库里" only points at the document.
   const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
@@ -153,7 +172,9 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (isQuestion && !cues.notQuestion.test(body)) {
     if (cues.proposal.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
     if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
-    return { kind: 'question', semanticType: 'open-question', confidence: cues.questionEnd.test(body) ? 0.65 : 0.55 }
+    // Asked by its wording alone ("can someone tell me whether…", typed or recognized without "?"):
+    // a question word opening the clause is as good a sign as the mark.
+    return { kind: 'question', semanticType: 'open-question', confidence: cues.questionEnd.test(body) || WORDED_QUESTION.test(body) ? 0.65 : 0.55 }
   }
   if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   const done = cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
@@ -163,6 +184,12 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
+
+const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
+/** A ticket said aloud: "ticket web four twelve", "pull request number two thirty" (written ones are referenceLink). */
+const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
+
+const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
 
 // "please leave comments": to whoever listens, unless only two people are talking.
 const BARE_PLEASE = /(?:^|,\s*)please\b(?![^,.]*\byou\b)/

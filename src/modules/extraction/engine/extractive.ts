@@ -105,7 +105,9 @@ function isAnswered(draft: Draft, segments: TranscriptSegmentInput[], people: Pe
 /** "Who's going to be on call for it?" — "Good question, I don't know yet.": nobody can take it yet; it is an open question. */
 function isUnansweredSolicitation(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
   if (draft.kind !== 'action' || !draft.isOpen || draft.owner || draft.mentions.length > 1) return false
-  if (!/[?？]\s*$/.test(draft.mentions[0]!.text)) return false
+  // Asked with a mark, or by its wording alone (speech, typed without "?": "who is going to…").
+  const asked = draft.mentions[0]!.text
+  if (!/[?？]\s*$/.test(asked) && !/^(?:(?:so|okay|ok|and|um|uh|well),?\s+)*(?:who|can (?:anyone|someone|somebody)|could (?:anyone|someone))\b|谁/i.test(asked.trim())) return false
   return replyTo(draft, segments, people)?.defers === true
 }
 

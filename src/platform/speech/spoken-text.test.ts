@@ -1,0 +1,58 @@
+// Sentences, punctuation and the workspace's words on recognizer output (no audio needed).
+import { describe, expect, it } from 'vitest'
+import { asksByWording, punctuateWords, type SpokenWord } from './punctuate.ts'
+import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, type Lexicon } from './vocabulary.ts'
+
+/** Words 250 ms long; `|` marks a short silence (60 ms) the recognizer would time between words. */
+function timed(text: string): SpokenWord[] {
+  const words: SpokenWord[] = []
+  let at = 0
+  for (const token of text.split(' ')) {
+    if (token === '|') {
+      at += 60
+      continue
+    }
+    words.push({ word: token, startMs: at, endMs: at + 250 })
+    at += 260
+  }
+  return words
+}
+
+describe('sentences and punctuation from recognized words', () => {
+  it('ends sentences at pauses and openers, asks by wording, capitalizes', () => {
+    expect(punctuateWords(timed('so the plan is that alice will send the budget by friday | can someone tell me whether the alerting fired'), new Map([['alice', 'Alice']])))
+      .toBe('So the plan is that Alice will send the budget by Friday. Can someone tell me whether the alerting fired?')
+    expect(punctuateWords(timed('sure i can do that | do i need to present at the all hands'))).toBe('Sure. I can do that. Do I need to present at the all hands?')
+    expect(punctuateWords(timed('who is going to write the release notes'))).toBe('Who is going to write the release notes?')
+  })
+
+  it('does not end a sentence on a word that cannot close one', () => {
+    expect(punctuateWords(timed('i think | we should ship the report | that i sent'))).toBe('I think we should ship the report that I sent.')
+  })
+
+  it('tells questions from answers by their first words', () => {
+    expect(asksByWording(['will', 'do'])).toBe(false)
+    expect(asksByWording(['can', 'do'])).toBe(false)
+    expect(asksByWording(['okay', 'so', 'what', 'is', 'the', 'plan'])).toBe(true)
+    expect(asksByWording(['i', 'will', 'send', 'it'])).toBe(false)
+  })
+})
+
+describe('hearing the workspace\'s words', () => {
+  const lexicon: Lexicon = new Map([
+    ['run', ['R', 'AH', 'N']], ['book', ['B', 'UH', 'K']], ['runbook', ['R', 'AH', 'N', 'B', 'UH', 'K']],
+    ['team', ['T', 'IY', 'M']], ['led', ['L', 'EH', 'D']], ['lead', ['L', 'IY', 'D']], ['budgets', ['B', 'AH', 'JH', 'AH', 'T', 'S']],
+    ['budget', ['B', 'AH', 'JH', 'AH', 'T']], ['pellet', ['P', 'EH', 'L', 'AH', 'T']], ['palette', ['P', 'AE', 'L', 'AH', 'T']],
+  ])
+  const terms = [...buildTerms(['Palette', 'Yusuf Demir'], lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)]
+
+  it('joins split compounds, restores the workspace\'s names and spelled acronyms, leaves known words alone', () => {
+    const heard = hearTerms(timed('update the run book and the p d f for the pellet project budgets'), terms, lexicon).map((word) => word.word)
+    expect(heard).toEqual(['update', 'the', 'runbook', 'and', 'the', 'PDF', 'for', 'the', 'Palette', 'project', 'budgets'])
+  })
+
+  it('spells unknown words by rule', () => {
+    expect(letterToSound('palette')).toEqual(['P', 'AE', 'L', 'EH', 'T'])
+    expect(letterToSound('yusuf')).toEqual(['Y', 'AH', 'S', 'AH', 'F'])
+  })
+})

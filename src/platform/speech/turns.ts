@@ -1,0 +1,163 @@
+// Turns and sentences inside one recognized utterance. Voice activity only cuts where people
+// pause; people often do not (one takes over as the other stops), so an utterance may hold several
+// speakers and many sentences. Here it is cut (1) where the voice changes — pitch and spectral
+// envelope of the speech before and after a word boundary differ as much as two voices do — and
+// (2) into sentences, from the recognizer's pauses and from wording (punctuate.ts). Each piece
+// becomes one transcript segment; a piece never spans a voice change.
+import { punctuate, sentenceBreaks, type SpokenWord } from './punctuate.ts'
+import { FRAME_MS, summarize, voiceDistance, voiceFrames, type VoiceFrame } from './voice.ts'
+
+export type TurnPiece = {
+  /** relative to the start of the utterance */
+  startMs: number
+  endMs: number
+  words: SpokenWord[]
+  /** punctuated and capitalized */
+  text: string
+  /** index of the voice turn inside the utterance (0, 1, …): pieces of one turn share a speaker */
+  turn: number
+}
+
+/** Speech compared either side of a boundary. */
+const WINDOW_MS = 2000
+/** Distance at and above which the two sides count as different voices (voice.ts). */
+const CHANGE_DISTANCE = 2.5
+/** Each side needs this much voiced speech to be compared. */
+const MIN_VOICED_FRAMES = 25
+/** Two voice changes are at least this far apart (a turn of a few words is still a turn). */
+const MIN_TURN_MS = 900
+/** A change is the strongest boundary within this distance. */
+const PEAK_MS = 1500
+
+export type SplitOptions = {
+  /** cut into sentences too (default true); false keeps one piece per voice turn */
+  sentences?: boolean
+  /** words to write with capitals (names, projects), lower-cased → as written */
+  properNouns?: Map<string, string>
+  /**
+   * The engine's own written text (OpenAI-compatible, whisper.cpp: punctuated and capitalized).
+   * Its sentences are kept as written and laid over the words in order; without it (pocketsphinx)
+   * sentences and punctuation are restored from the words.
+   */
+  writtenText?: string
+}
+
+/** Written sentences laid over the timed words by word count; undefined when they do not line up. */
+function writtenSentences(text: string, words: SpokenWord[]): { words: SpokenWord[]; text: string }[] | undefined {
+  const sentences = text.split(/(?<=[.!?…。！？])\s+/).map((sentence) => sentence.trim()).filter(Boolean)
+  const counts = sentences.map((sentence) => sentence.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length)
+  if (counts.reduce((a, b) => a + b, 0) !== words.length) return undefined
+  const result: { words: SpokenWord[]; text: string }[] = []
+  let at = 0
+  sentences.forEach((sentence, index) => {
+    if (counts[index]! > 0) result.push({ words: words.slice(at, at + counts[index]!), text: sentence })
+    at += counts[index]!
+  })
+  return result
+}
+
+/** Word-boundary indexes (a boundary i sits before word i) where the voice changes. */
+export function voiceChanges(frames: VoiceFrame[], words: SpokenWord[]): number[] {
+  const scores: { index: number; at: number; distance: number }[] = []
+  for (let index = 1; index < words.length; index += 1) {
+    const at = Math.round((words[index - 1]!.endMs + words[index]!.startMs) / 2)
+    const left = summarize(frames, Math.max(0, at - WINDOW_MS), at)
+    const right = summarize(frames, at, at + WINDOW_MS)
+    if (left.voiced < MIN_VOICED_FRAMES || right.voiced < MIN_VOICED_FRAMES) continue
+    scores.push({ index, at, distance: voiceDistance(left, right) })
+  }
+  // Peaks above the threshold: the highest within PEAK_MS either side, strongest first, kept
+  // apart by MIN_TURN_MS (the distance rises over a whole window around a real change).
+  const chosen: { index: number; at: number }[] = []
+  for (const candidate of [...scores].sort((a, b) => b.distance - a.distance)) {
+    if (candidate.distance < CHANGE_DISTANCE) break
+    if (scores.some((other) => other.distance > candidate.distance && Math.abs(other.at - candidate.at) < PEAK_MS)) continue
+    if (chosen.some((other) => Math.abs(other.at - candidate.at) < MIN_TURN_MS)) continue
+    chosen.push(candidate)
+  }
+  // Each change moved to the nearby boundary (±2 words) where short windows differ most: the wide
+  // windows find that the voice changed, the short ones where.
+  const refined = chosen.map(({ index }) => {
+    let best = index
+    let bestDistance = -1
+    for (let candidate = Math.max(1, index - 2); candidate <= Math.min(words.length - 1, index + 2); candidate += 1) {
+      const at = Math.round((words[candidate - 1]!.endMs + words[candidate]!.startMs) / 2)
+      const left = summarize(frames, Math.max(0, at - REFINE_MS), at)
+      const right = summarize(frames, at, at + REFINE_MS)
+      if (left.voiced < 8 || right.voiced < 8) continue
+      const distance = voiceDistance(left, right)
+      if (distance > bestDistance) {
+        best = candidate
+        bestDistance = distance
+      }
+    }
+    return best
+  })
+  return [...new Set(refined)].sort((a, b) => a - b)
+}
+
+/** Short windows that place a change found with the wide ones. */
+const REFINE_MS = 600
+
+/** The utterance's words cut at voice changes and sentence ends, each piece punctuated. */
+export function splitUtterance(samples: Int16Array, words: SpokenWord[], options: SplitOptions = {}): TurnPiece[] {
+  const ordered = [...words].filter((word) => word.word).sort((a, b) => a.startMs - b.startMs)
+  if (ordered.length === 0) return []
+  const frames = voiceFrames(samples)
+  const changes = voiceChanges(frames, ordered)
+  const pieces: TurnPiece[] = []
+  const written = options.writtenText ? writtenSentences(options.writtenText, ordered) : undefined
+  if (written) {
+    // Written sentences stay as written; a voice change starts a new turn, cutting a sentence
+    // in two where it falls inside one (a segment never spans two voices).
+    let turn = 0
+    let at = 0
+    for (const sentence of written) {
+      const end = at + sentence.words.length
+      const tokens = sentence.text.split(/\s+/)
+      let from = 0
+      let tokenFrom = 0
+      for (const change of changes.filter((change) => change >= at && change < end)) {
+        if (change === 0) continue
+        const cut = change - at
+        if (cut > from) {
+          let counted = 0
+          let tokenCut = tokenFrom
+          while (tokenCut < tokens.length && counted < cut - from) {
+            if (/[\p{L}\p{N}]/u.test(tokens[tokenCut]!)) counted += 1
+            tokenCut += 1
+          }
+          const part = sentence.words.slice(from, cut)
+          pieces.push({ startMs: part[0]!.startMs, endMs: part[part.length - 1]!.endMs, words: part, text: tokens.slice(tokenFrom, tokenCut).join(' '), turn })
+          from = cut
+          tokenFrom = tokenCut
+        }
+        turn += 1
+      }
+      const part = sentence.words.slice(from)
+      pieces.push({ startMs: part[0]!.startMs, endMs: part[part.length - 1]!.endMs, words: part, text: tokens.slice(tokenFrom).join(' '), turn })
+      at = end
+    }
+    return pieces
+  }
+  const bounds = [0, ...changes, ordered.length]
+  for (let turn = 0; turn + 1 < bounds.length; turn += 1) {
+    const turnWords = ordered.slice(bounds[turn]!, bounds[turn + 1]!)
+    const breaks = options.sentences === false ? [] : sentenceBreaks(turnWords)
+    const cuts = [0, ...breaks, turnWords.length]
+    for (let index = 0; index + 1 < cuts.length; index += 1) {
+      const sentenceWords = turnWords.slice(cuts[index]!, cuts[index + 1]!)
+      if (sentenceWords.length === 0) continue
+      pieces.push({
+        startMs: sentenceWords[0]!.startMs,
+        endMs: sentenceWords[sentenceWords.length - 1]!.endMs,
+        words: sentenceWords,
+        text: punctuate(sentenceWords.map((word) => word.word), options.properNouns),
+        turn,
+      })
+    }
+  }
+  return pieces
+}
+
+export { FRAME_MS }

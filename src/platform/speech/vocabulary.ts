@@ -1,0 +1,175 @@
+// Hearing the workspace's own words. pocketsphinx decodes with its general English model; words
+// it has never seen ("runbook") come out as near sounds ("run book"), and rare ones lose to
+// common ones ("palette" → "pellet", "sprint" → "print"). After recognition, every window of one
+// to three recognized words is compared, as phones, with the terms of the workspace (member names,
+// project names: given by the caller) and of meetings in general (MEETING_WORDS); a window that
+// sounds like a term, within a small phone edit distance, is written as that term. Pronunciations
+// come from the CMU dictionary pocketsphinx-en-us ships (/usr/share/pocketsphinx/model/en-us/
+// cmudict-en-us.dict, read once, ≈ 0.3 s), and for words it lacks, from letter-to-sound rules.
+// Letters spelled out ("p d f") are joined into the acronym ("PDF").
+import { readFile } from 'node:fs/promises'
+import type { SpokenWord } from './punctuate.ts'
+
+export const CMUDICT_PATH = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict'
+
+export type Lexicon = Map<string, string[]>
+
+const lexicons = new Map<string, Promise<Lexicon>>()
+
+/** The pronouncing dictionary (first pronunciation of each word, stress marks removed); empty if absent. */
+export function loadLexicon(path = CMUDICT_PATH): Promise<Lexicon> {
+  let loaded = lexicons.get(path)
+  if (!loaded) {
+    loaded = readFile(path, 'utf8').then((text) => {
+      const lexicon: Lexicon = new Map()
+      for (const line of text.split('\n')) {
+        const space = line.indexOf(' ')
+        if (space <= 0) continue
+        const word = line.slice(0, space)
+        if (word.endsWith(')')) continue
+        lexicon.set(word, line.slice(space + 1).trim().split(/\s+/).map((phone) => phone.replace(/\d$/, '')))
+      }
+      return lexicon
+    }, () => new Map())
+    lexicons.set(path, loaded)
+  }
+  return loaded
+}
+
+// Letter-to-sound for words the dictionary lacks: longest grapheme first, ARPAbet phones.
+const GRAPHEMES: [string, string[]][] = ([
+  ['tion', ['SH', 'AH', 'N']], ['sion', ['ZH', 'AH', 'N']], ['ough', ['AO']], ['augh', ['AO']], ['eigh', ['EY']],
+  ['tch', ['CH']], ['sch', ['SH']], ['igh', ['AY']], ['dge', ['JH']], ['que', ['K']],
+  ['ch', ['CH']], ['sh', ['SH']], ['th', ['TH']], ['ph', ['F']], ['wh', ['W']], ['ck', ['K']], ['ng', ['NG']], ['qu', ['K', 'W']],
+  ['kn', ['N']], ['wr', ['R']], ['gh', ['G']], ['ee', ['IY']], ['ea', ['IY']], ['oo', ['UW']], ['ou', ['AW']], ['ow', ['OW']],
+  ['oa', ['OW']], ['ai', ['EY']], ['ay', ['EY']], ['oi', ['OY']], ['oy', ['OY']], ['au', ['AO']], ['aw', ['AO']], ['ie', ['IY']],
+  ['ei', ['EY']], ['ey', ['IY']], ['ue', ['UW']], ['ew', ['UW']], ['ar', ['AA', 'R']], ['er', ['ER']], ['ir', ['ER']], ['ur', ['ER']],
+  ['or', ['AO', 'R']], ['ll', ['L']], ['ss', ['S']], ['tt', ['T']], ['pp', ['P']], ['ff', ['F']], ['mm', ['M']], ['nn', ['N']],
+  ['rr', ['R']], ['dd', ['D']], ['bb', ['B']], ['gg', ['G']], ['zz', ['Z']], ['cc', ['K']],
+  ['a', ['AE']], ['b', ['B']], ['c', ['K']], ['d', ['D']], ['e', ['EH']], ['f', ['F']], ['g', ['G']], ['h', ['HH']], ['i', ['IH']],
+  ['j', ['JH']], ['k', ['K']], ['l', ['L']], ['m', ['M']], ['n', ['N']], ['o', ['AA']], ['p', ['P']], ['q', ['K']], ['r', ['R']],
+  ['s', ['S']], ['t', ['T']], ['u', ['AH']], ['v', ['V']], ['w', ['W']], ['x', ['K', 'S']], ['y', ['Y']], ['z', ['Z']],
+] as [string, string[]][]).sort((a, b) => b[0].length - a[0].length)
+
+/** Rule-based pronunciation (rough, enough to compare sounds). */
+export function letterToSound(word: string): string[] {
+  const letters = word.toLowerCase().replace(/[^a-z]/g, '')
+  const phones: string[] = []
+  for (let at = 0; at < letters.length;) {
+    // A final silent e ("palette", "make").
+    if (at === letters.length - 1 && letters[at] === 'e' && letters.length > 3) break
+    const match = GRAPHEMES.find(([graph]) => letters.startsWith(graph, at))!
+    // "y" after a consonant at the end sounds like "ee"; "c" before e/i/y like "s".
+    if (match[0] === 'y' && at === letters.length - 1 && at > 0) phones.push('IY')
+    else if (match[0] === 'c' && /[eiy]/.test(letters[at + 1] ?? '')) phones.push('S')
+    else if (match[0] === 'g' && /[eiy]/.test(letters[at + 1] ?? '') && at > 0) phones.push('JH')
+    else phones.push(...match[1])
+    at += match[0].length
+  }
+  return phones
+}
+
+export function pronounce(word: string, lexicon: Lexicon): string[] {
+  const lower = word.toLowerCase().replace(/\(\d+\)$/, '')
+  return lexicon.get(lower) ?? lexicon.get(lower.replace(/[^a-z']/g, '')) ?? letterToSound(lower)
+}
+
+/** Words of meetings in general that a general model mishears (compounds, jargon). */
+export const MEETING_WORDS = `runbook standup backlog rollout rollback hotfix onboarding offboarding dashboard roadmap
+  postmortem checklist changelog codebase frontend backend workflow deadline timeline walkthrough writeup kickoff
+  retro sprint palette figma jira confluence slack github gitlab kubernetes postgres redis kafka staging prod
+  repo deploy deployment deploys pipeline on-call oncall escalation incident outage latency uptime mockup wireframe
+  stakeholder stakeholders okr okrs kpi kpis sla slas eta api apis sdk ux ui qa mvp ci cd pr prs
+  team-lead tech-lead all-hands one-on-one follow-up heads-up sign-off
+  ticket tickets invoice invoices refund refunds vendor budget headcount`.split(/\s+/).filter(Boolean)
+
+/** `own`: the workspace's word (a name, a project); meeting words never replace a known single word. */
+export type Term = { written: string; phones: string[]; tokens: number; own: boolean }
+
+/** Terms to listen for: each written form with its pronunciation (hyphens and spaces join words). */
+export function buildTerms(written: Iterable<string>, lexicon: Lexicon, own = true): Term[] {
+  const terms = new Map<string, Term>()
+  for (const raw of written) {
+    const form = raw.trim()
+    if (!form || form.length < 3 || form.length > 40) continue
+    const parts = form.split(/[\s-]+/).filter(Boolean)
+    if (parts.length > 3) continue
+    const phones = parts.flatMap((part) => pronounce(part, lexicon))
+    if (phones.length < 3) continue
+    const key = form.toLowerCase()
+    if (!terms.has(key)) terms.set(key, { written: form.includes('-') && /^[a-z-]+$/.test(form) ? form.replace(/-/g, ' ') : form, phones, tokens: parts.length, own })
+  }
+  return [...terms.values()]
+}
+
+function phoneDistance(a: string[], b: string[]): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/** Edits allowed between a window's phones and a term's: none for short terms, more for long ones. */
+const allowedEdits = (phones: number) => (phones >= 9 ? 2 : phones >= 5 ? 1 : 0)
+
+const SPELLED = /^[a-z]$/
+
+/** The phones one sequence has beyond the other when one is a prefix of the other ('' otherwise). */
+function morphologicalRest(a: string[], b: string[]): string {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  return short.every((phone, index) => long[index] === phone) ? long.slice(short.length).join(' ') : ''
+}
+
+/**
+ * The recognized words with windows that sound like a term written as the term, and spelled-out
+ * letters joined. Times are kept: a joined window spans its first word's start to its last's end.
+ */
+export function hearTerms(words: SpokenWord[], terms: Term[], lexicon: Lexicon): SpokenWord[] {
+  const out: SpokenWord[] = []
+  const phonesOf = words.map((word) => pronounce(word.word, lexicon))
+  for (let index = 0; index < words.length;) {
+    // "p d f" → "PDF" (two or more single letters in a row, not "a" or "i" alone).
+    let run = index
+    while (run < words.length && SPELLED.test(words[run]!.word.replace(/\(\d+\)$/, '').replace(/\.$/, ''))) run += 1
+    if (run - index >= 2 && !(run - index === 2 && /^[ai]$/.test(words[index]!.word))) {
+      out.push({ word: words.slice(index, run).map((word) => word.word[0]!.toUpperCase()).join(''), startMs: words[index]!.startMs, endMs: words[run - 1]!.endMs })
+      index = run
+      continue
+    }
+    let best: { term: Term; length: number; distance: number } | undefined
+    for (let length = 1; length <= 3 && index + length <= words.length; length += 1) {
+      const window = words.slice(index, index + length)
+      const text = window.map((word) => word.word.toLowerCase()).join(' ')
+      const phones = phonesOf.slice(index, index + length).flat()
+      for (const term of terms) {
+        if (Math.abs(term.phones.length - phones.length) > 2) continue
+        if (term.written.toLowerCase() === text || term.written.toLowerCase().replace(/\s+/g, '') === text.replace(/\s+/g, '')) {
+          if (length > 1 && (!best || best.distance > 0)) best = { term, length, distance: 0 }
+          continue
+        }
+        const distance = phoneDistance(phones, term.phones)
+        if (distance > allowedEdits(term.phones.length)) continue
+        // One word the dictionary knows is taken as heard unless it sounds like the workspace's own
+        // word, and never turned into its own plural or past ("budgets", "fixed").
+        if (length === 1 && lexicon.has(text) && (!term.own || /^(?:S|Z|D|T|IH Z|AH Z|IH D)$/.test(morphologicalRest(phones, term.phones)))) continue
+        if (!best || distance < best.distance || (distance === best.distance && length > best.length)) best = { term, length, distance }
+      }
+    }
+    if (best) {
+      const window = words.slice(index, index + best.length)
+      const same = best.length === 1 && window[0]!.word.toLowerCase() === best.term.written.toLowerCase()
+      out.push(same ? window[0]! : { word: best.term.written.replace(/\s+/g, '_'), startMs: window[0]!.startMs, endMs: window[window.length - 1]!.endMs, ...(window[0]!.confidence !== undefined ? { confidence: Math.min(...window.map((word) => word.confidence ?? 1)) } : {}) })
+      index += best.length
+      continue
+    }
+    out.push(words[index]!)
+    index += 1
+  }
+  // Multi-word terms travel as one token through the splitter; written back with spaces here.
+  return out.map((word) => (word.word.includes('_') ? { ...word, word: word.word.replace(/_/g, ' ') } : word))
+}
