@@ -1,6 +1,7 @@
 // The billing, local runner and integrations screens on a self-hosted server (SQLite): billing says
 // it is off, a pairing grant is shown once with its command, an email (no_auth) connection is
-// created without any network call, and each page passes the axe WCAG 2 A/AA scan.
+// created without any network call, a runner-a work object is sent to the caller's runner, and
+// each page passes the axe WCAG 2 A/AA scan.
 import { expect, test } from '@playwright/test'
 import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
 import { expectAccessible, signInContext, startWebServer, uniqueEmail } from './helpers.ts'
@@ -53,6 +54,22 @@ test.describe('billing, runners and integrations screens', () => {
     await expect(page.getByTestId('connection-created')).toHaveText('email is connected.')
     await expect(page.getByTestId('connections')).toContainText('email.send')
     await expectAccessible(page, 'integrations')
+    await page.setViewportSize({ width: 375, height: 740 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 720 })
+
+    // A work object whose next step is runner-a: sent to the caller's runner (queued at once, they own it).
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Runner check' })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Regenerate the fixtures', nextStep: 'runner-a' })
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'Regenerate the fixtures' })
+    await card.getByText('Details', { exact: true }).click()
+    await card.getByRole('button', { name: 'Send to my runner' }).click()
+    await expect(card.getByTestId('runner-tasks')).toContainText('Queued for a runner')
+    await card.getByRole('button', { name: 'Show recommended actions' }).click()
+    await expect(card.getByTestId('external-actions').getByRole('alert')).toHaveCount(0)
+    await expect(card.getByRole('button', { name: 'Refresh recommendations' })).toBeVisible()
+    await expectAccessible(page, 'a work object with its runner task and external actions')
 
     // Phone width: the page still fits without sideways scrolling.
     await page.setViewportSize({ width: 375, height: 740 })
