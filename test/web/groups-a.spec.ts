@@ -67,7 +67,7 @@ test.describe('billing, runners and integrations screens', () => {
     await expect(page.getByTestId('connections')).toContainText('email.send')
     await expectAccessible(page, 'integrations')
     await page.setViewportSize({ width: 375, height: 740 })
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true)
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true)
     await page.setViewportSize({ width: 1280, height: 720 })
 
     // A work object whose next step is runner-a: sent to the caller's runner (queued at once, they own it).
@@ -108,7 +108,7 @@ test.describe('billing, runners and integrations screens', () => {
 
     // Phone width: the page still fits without sideways scrolling.
     await page.setViewportSize({ width: 375, height: 740 })
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true)
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true)
     await context.close()
   })
 })

@@ -12,6 +12,8 @@ const LIMIT_SENTENCES: Record<string, MessageKey> = {
   plan_inactive: 'billing.limit.plan_inactive',
 }
 
+const STATUSES = new Set(['active', 'trialing', 'past_due', 'unpaid', 'canceled', 'incomplete', 'incomplete_expired', 'paused', 'none'])
+
 export function BillingPage() {
   const { t, dateTime } = useI18n()
   const summary = useBilling()
@@ -27,7 +29,7 @@ export function BillingPage() {
           {!data.billingEnabled ? <p className="notice" data-testid="billing-off">{t('billing.selfHosted')}</p> : null}
           <dl className="facts">
             <dt>{t('billing.plan')}</dt><dd data-testid="billing-plan">{t(`billing.plan.${data.plan}` as MessageKey)}</dd>
-            <dt>{t('billing.status')}</dt><dd>{data.status}</dd>
+            <dt>{t('billing.status')}</dt><dd>{STATUSES.has(data.status) ? t(`billing.status.${data.status}` as MessageKey) : data.status}</dd>
             <dt>{t('billing.seats')}</dt>
             <dd>{data.seats.allowed === undefined ? t('billing.seatsUnlimited', { used: data.seats.used }) : t('billing.seatsOf', { used: data.seats.used, allowed: data.seats.allowed })}</dd>
             {data.currentPeriodEnd ? (

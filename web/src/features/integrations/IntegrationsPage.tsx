@@ -62,7 +62,7 @@ export function IntegrationsPage() {
             </ul>
           )}
           <ConnectForm projectId={projectId} onCreated={(connection) => setCreated((items) => [...items, connection])} />
-          {isManager ? <AccessForm key={projectId} projectId={projectId} connections={listed} /> : null}
+          {isManager ? <AccessForm key={`${projectId}:${listed.map((connection) => connection.id).join(',')}`} projectId={projectId} connections={listed} /> : null}
         </>
       ) : null}
     </section>
@@ -160,6 +160,7 @@ function AccessForm({ projectId, connections }: { projectId: string; connections
           </label>
         ))}
       </fieldset>
+      <p className="muted">{t('integrations.accessReplaces')}</p>
       <button type="submit" disabled={busy}>{t('integrations.saveAccess')}</button>
       <ErrorLine error={error} />
       {saved ? <p role="status">{saved}</p> : null}

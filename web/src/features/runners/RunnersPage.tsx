@@ -31,6 +31,7 @@ export function RunnersPage() {
         </div>
       ) : null}
       <h2>{t('runners.list')}</h2>
+      {grant ? <button type="button" onClick={list.reload}>{t('runners.reload')}</button> : null}
       {list.error ? <ErrorLine error={list.error.message} /> : null}
       {!list.data && !list.error ? <Loading /> : null}
       {list.data && list.data.runners.length === 0 ? <p className="muted">{t('runners.none')}</p> : null}
