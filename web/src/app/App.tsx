@@ -1,6 +1,6 @@
 // The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
 // count, and the page for the current path. Public pages (share, invite) render without a session.
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { clearCache, invalidate, signedOut } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
 import { ErrorLine, Link, Loading } from '../lib/ui.tsx'
@@ -21,6 +21,11 @@ import { SessionsPage } from '../features/sessions/SessionsPage.tsx'
 import { SharePage } from '../features/shares/SharePage.tsx'
 import { useAvailableExtensions } from './extensions.ts'
 import { match, navigate, useLocation } from './router.ts'
+
+// Pages most people rarely open load on demand, outside the first-load bundle.
+const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((module) => ({ default: module.BillingPage })))
+const RunnersPage = lazy(() => import('../features/runners/RunnersPage.tsx').then((module) => ({ default: module.RunnersPage })))
+const IntegrationsPage = lazy(() => import('../features/integrations/IntegrationsPage.tsx').then((module) => ({ default: module.IntegrationsPage })))
 
 export function App() {
   const { path } = useLocation()
@@ -44,7 +49,7 @@ function SignedInApp({ path }: { path: string }) {
     return <Frame><Loading /></Frame>
   }
   if (!current.data.workspace) return <Frame><Welcome /></Frame>
-  return <Frame nav><Page path={path} /></Frame>
+  return <Frame nav><Suspense fallback={<Loading />}><Page path={path} /></Suspense></Frame>
 }
 
 function Page({ path }: { path: string }) {
@@ -59,6 +64,9 @@ function Page({ path }: { path: string }) {
     case '/search': return <SearchPage />
     case '/notifications': return <NotificationsPage />
     case '/members': return <MembersPage />
+    case '/billing': return <BillingPage />
+    case '/runners': return <RunnersPage />
+    case '/integrations': return <IntegrationsPage />
     default: return <SessionsPage />
   }
 }
@@ -98,7 +106,13 @@ function Navigation() {
     <nav aria-label={t('nav.main')}>
       <ul>
         {items.map(([href, label]) => <li key={href}><Link href={href} aria-current={isCurrent(href) ? 'page' : undefined}>{label}</Link></li>)}
-        {extensions.map((extension) => <li key={extension.id}><a href={extension.href}>{extension.label}</a></li>)}
+        {extensions.map((extension) => (
+          <li key={extension.id}>
+            {extension.route
+              ? <Link href={extension.href} aria-current={isCurrent(extension.href) ? 'page' : undefined}>{t(extension.label)}</Link>
+              : <a href={extension.href}>{t(extension.label)}</a>}
+          </li>
+        ))}
         <li>
           <Link href="/notifications" aria-current={isCurrent('/notifications') ? 'page' : undefined} data-testid="notifications-link">
             {t('nav.notifications')}

@@ -1,16 +1,18 @@
 // Screens that other groups are building (integrations, memory, voice, runner, billing): each has
 // a navigation entry that stays hidden until its API answers the probe, so a build that has the
-// API shows the entry without a client change. The entry leads to the API reference for now.
+// API shows the entry without a client change. Entries with a `route` lead to the client's own
+// screen (billing, runners, integrations); the others to the API reference for now.
 import { useEffect, useState } from 'react'
 import type { MessageKey } from '../lib/i18n.ts'
 
-export type Extension = { id: string; label: string; probe: string; href: string }
+export type Extension = { id: string; label: MessageKey; probe: string; href: string; route?: boolean }
 
 export const EXTENSIONS: Extension[] = [
-  { id: 'integrations', label: 'Integrations', probe: '/api/v1/agent/external-tools', href: '/docs#/Actions%20and%20integrations' },
-  { id: 'memory', label: 'Memory', probe: '/api/v1/search/answer', href: '/docs#/Projects%20and%20memory' },
-  { id: 'voice', label: 'Voice', probe: '/api/v1/account/voice-profile', href: '/docs#/Account%20and%20voice%20profile' },
-  { id: 'billing', label: 'Billing', probe: '/api/v1/billing', href: '/docs#/Billing' },
+  { id: 'integrations', label: 'nav.integrations', probe: '/api/v1/agent/external-tools', href: '/integrations', route: true },
+  { id: 'runners', label: 'nav.runners', probe: '/api/v1/local-runner/runners', href: '/runners', route: true },
+  { id: 'memory', label: 'nav.memory', probe: '/api/v1/search/answer', href: '/docs#/Projects%20and%20memory' },
+  { id: 'voice', label: 'nav.voice', probe: '/api/v1/account/voice-profile', href: '/docs#/Account%20and%20voice%20profile' },
+  { id: 'billing', label: 'nav.billing', probe: '/api/v1/billing', href: '/billing', route: true },
 ]
 
 /** The extensions whose API is there (anything but a 404 route_not_found / 405 answer). */

@@ -30,7 +30,9 @@ export function sentenceFor(status: number, problem: Problem): string {
     OTP_EXPIRED: 'error.OTP_EXPIRED', TOO_MANY_ATTEMPTS: 'error.TOO_MANY_ATTEMPTS', invitation_used: 'error.invitation_used',
     invitation_revoked: 'error.invitation_revoked', invitation_expired: 'error.invitation_expired',
     invitation_email_mismatch: 'error.invitation_email_mismatch', transition_not_allowed: 'error.transition_not_allowed',
-    proposal_pending: 'error.proposal_pending',
+    proposal_pending: 'error.proposal_pending', billing_disabled: 'error.billing_disabled', already_subscribed: 'error.already_subscribed',
+    no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', seat_limit_reached: 'error.seat_limit_reached',
+    plan_inactive: 'error.plan_inactive',
   }
   const key = known[code]
   if (key) return translate(key, { detail })

@@ -10,6 +10,9 @@ import type * as followups from '../../../src/modules/work/followup-schemas.ts'
 import type * as workspace from '../../../src/modules/workspace/schemas.ts'
 import type * as notifications from '../../../src/modules/notifications/schemas.ts'
 import type * as projects from '../../../src/modules/projects/schemas.ts'
+import type * as billing from '../../../src/modules/billing/schemas.ts'
+import type * as runner from '../../../src/modules/runner/schemas.ts'
+import type * as integrations from '../../../src/modules/integrations/schemas.ts'
 
 type Resolve<T, R> = Omit<T, keyof R> & R
 
@@ -81,3 +84,38 @@ export type ShareView = Resolve<Static<typeof shares.ShareView>, {
 }>
 
 export type SessionSearchResult = { query: string; sessions: (SessionSnapshot & { search: { score: number; matchedIn: 'title' | 'transcript'; snippet: string; segmentId?: string } })[] }
+
+// ---- billing, local runners, integrations (their screens load lazily) ----
+
+export type BillingLimit = Static<typeof billing.BillingLimit>
+export type BillingSummary = Resolve<Static<typeof billing.BillingSummaryResponse>, { limits: BillingLimit[] }>
+export type BillingRedirect = Static<typeof billing.BillingRedirectResponse>
+export type CheckoutInput = Static<typeof billing.CheckoutBody>
+
+export type RegistrationGrant = Static<typeof runner.RegistrationGrant>
+export type CreateGrantInput = Static<typeof runner.CreateGrantBody>
+export type LocalRunner = Static<typeof runner.LocalRunner>
+export type RunnerList = { runners: LocalRunner[] }
+export type RunnerTaskResult = Static<typeof runner.TaskResult>
+export type RunnerTask = Resolve<Static<typeof runner.LocalRunnerTask>, { result?: RunnerTaskResult }>
+export type RunnerTaskList = { tasks: RunnerTask[] }
+export type CreateTaskInput = Static<typeof runner.CreateTaskBody>
+
+export type IntegrationConnection = Static<typeof integrations.IntegrationConnection>
+export type CredentialConnectionInput = Static<typeof integrations.CredentialConnectionBody>
+export type OAuthConnectionInput = Static<typeof integrations.OAuthConnectionBody>
+export type OAuthConnectionResult = Resolve<Static<typeof integrations.OAuthConnectionResult>, { connection: IntegrationConnection }>
+export type IntegrationAccess = Static<typeof integrations.IntegrationAccess>
+export type AccessInput = Static<typeof integrations.AccessBody>
+export type ActionRecommendation = Static<typeof integrations.ActionRecommendation>
+export type RecommendationList = { recommendations: ActionRecommendation[] }
+export type RefreshInput = Static<typeof integrations.RefreshBody>
+export type ActionReceipt = Static<typeof integrations.ExternalActionReceipt>
+export type PreparedAction = Resolve<Static<typeof integrations.PreparedExternalAction>, { receipt?: ActionReceipt }>
+export type PrepareRecommendationInput = Static<typeof integrations.PrepareRecommendationBody>
+export type ApprovalResult = Resolve<Static<typeof integrations.ApprovalResult>, { action: PreparedAction }>
+export type ExecuteInput = Static<typeof integrations.ExecuteBody>
+export type ExecuteResult = Resolve<Static<typeof integrations.ExecuteResult>, { action: PreparedAction; receipt: ActionReceipt }>
+export type Execution = Resolve<Static<typeof integrations.ExecutionV2>, { receipt?: ActionReceipt }>
+export type ExternalTool = Static<typeof integrations.ExternalTool>
+export type ExternalToolList = Static<typeof integrations.ExternalToolList>

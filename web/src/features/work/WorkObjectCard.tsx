@@ -1,11 +1,15 @@
 // One work object: its proposal (accept / reject), stage moves, progress, owner, and on demand its
 // comments, revisions and review (designate, request, decide).
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { STAGES, useComments, useRevisions, work } from './api.ts'
+
+// The runner and external-action panels load with the first opened details, not with the board.
+const RunnerTaskPanel = lazy(() => import('../runners/RunnerTaskPanel.tsx'))
+const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 
 export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
@@ -102,13 +106,13 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
       <ErrorLine error={error} />
       <details open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
         <summary>{t('work.details')}</summary>
-        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} /> : null}
+        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} me={me} /> : null}
       </details>
     </article>
   )
 }
 
-function WorkObjectDetails({ wo, canEdit }: { wo: WorkObject; canEdit: boolean }) {
+function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boolean; me: string }) {
   const { t, dateTime } = useI18n()
   const comments = useComments(wo.id)
   const revisions = useRevisions(wo.id)
@@ -144,6 +148,10 @@ function WorkObjectDetails({ wo, canEdit }: { wo: WorkObject; canEdit: boolean }
         <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
       </form>
       <ErrorLine error={error} />
+      <Suspense fallback={null}>
+        <RunnerTaskPanel wo={wo} me={me} />
+        {canEdit ? <ActionsPanel wo={wo} /> : null}
+      </Suspense>
       <h4>{t('work.revisions')}</h4>
       <ol className="revisions">
         {(revisions.data?.revisions ?? []).map((revision) => (

@@ -1,0 +1,102 @@
+// On a work object: the recommended external actions (drafted again on request), preparing one
+// into a frozen payload, approving EXACTLY that payload (shown with its hash), executing it, and
+// the execution's status and receipt. Nothing leaves Confer before "Send".
+import { useEffect, useState } from 'react'
+import { useAction } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
+import { ErrorLine } from '../../lib/ui.tsx'
+import { integrations, useExecution } from './api.ts'
+
+export default function ActionsPanel({ wo }: { wo: WorkObject }) {
+  const { t } = useI18n()
+  const [recommendations, setRecommendations] = useState<ActionRecommendation[]>()
+  const { busy, error, run } = useAction()
+  const refresh = () => void run(async () => {
+    const list = await integrations.refreshRecommendations(wo.id, { expectedRevisionHash: wo.revisionHash })
+    setRecommendations(list.recommendations)
+  })
+  return (
+    <div className="external-actions" data-testid="external-actions">
+      <h4>{t('actions.title')}</h4>
+      <button type="button" disabled={busy} onClick={refresh}>{recommendations ? t('actions.refresh') : t('actions.show')}</button>
+      <ErrorLine error={error} />
+      {recommendations && recommendations.length === 0 ? <p className="muted">{t('actions.none')}</p> : null}
+      <ul>
+        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} />)}
+      </ul>
+    </div>
+  )
+}
+
+function Recommendation({ recommendation }: { recommendation: ActionRecommendation }) {
+  const { t } = useI18n()
+  const [prepared, setPrepared] = useState<PreparedAction>()
+  const [token, setToken] = useState<string>()
+  const [executionId, setExecutionId] = useState<string>()
+  const { busy, error, run } = useAction()
+  const payloadId = `payload-${recommendation.id}`
+  return (
+    <li className="card">
+      <strong>{recommendation.title}</strong> <span className="badge">{recommendation.actionId}</span>{' '}
+      <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
+      <p className="muted">{recommendation.reason}</p>
+      {!prepared && recommendation.state === 'open' ? (
+        <button type="button" disabled={busy} onClick={() => void run(async () => setPrepared(await integrations.prepare(recommendation)))}>{t('actions.prepare')}</button>
+      ) : null}
+      {prepared ? (
+        <div className="prepared">
+          <p id={`${payloadId}-label`}>{t('actions.payloadIntro')}</p>
+          <pre id={payloadId} tabIndex={0} aria-labelledby={`${payloadId}-label`} data-testid="prepared-payload"><code>{JSON.stringify(prepared.payload, null, 2)}</code></pre>
+          <p className="small">{t('actions.hash')} <code data-testid="payload-hash">{prepared.payloadHash}</code></p>
+          {!token && !executionId ? (
+            <button type="button" className="primary" aria-describedby={payloadId} disabled={busy}
+              onClick={() => void run(async () => { const approval = await integrations.approve(prepared); setPrepared(approval.action); setToken(approval.approvalToken) })}>
+              {t('actions.approve')}
+            </button>
+          ) : null}
+          {token && !executionId ? (
+            <>
+              <p>{t('actions.approved')}</p>
+              <button type="button" className="primary" disabled={busy}
+                onClick={() => void run(async () => { const result = await integrations.execute(prepared, token); setPrepared(result.action); setToken(undefined); setExecutionId(result.receipt.executionId) })}>
+                {t('actions.execute')}
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      {executionId ? <ExecutionStatus id={executionId} /> : null}
+      <ErrorLine error={error} />
+    </li>
+  )
+}
+
+function ExecutionStatus({ id }: { id: string }) {
+  const { t, dateTime } = useI18n()
+  const execution = useExecution(id)
+  const data = execution.data
+  const finished = data?.state === 'succeeded' || data?.state === 'failed'
+  const { reload } = execution
+  // The receipt arrives as the durable job runs: ask again every 2 s until it has finished.
+  useEffect(() => {
+    if (finished) return
+    const timer = window.setInterval(reload, 2000)
+    return () => window.clearInterval(timer)
+  }, [finished, reload])
+  return (
+    <div role="status" data-testid="execution">
+      {execution.error ? <ErrorLine error={execution.error.message} /> : null}
+      {data ? (
+        <>
+          <p>{t('actions.execution', { state: t(`actions.exec.${data.state}` as MessageKey) })}</p>
+          {data.receipt?.url ? <p><a href={data.receipt.url} target="_blank" rel="noreferrer">{data.receipt.summary ?? data.receipt.url}</a></p> : data.receipt?.summary ? <p>{data.receipt.summary}</p> : null}
+          {data.error ?? data.receipt?.error ? <p className="error">{data.error ?? data.receipt?.error}</p> : null}
+          <ol className="small">
+            {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
+          </ol>
+        </>
+      ) : null}
+    </div>
+  )
+}

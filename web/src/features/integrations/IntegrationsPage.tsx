@@ -1,0 +1,169 @@
+// A project's integrations: the connections it may use (from the agent tools list, the API's only
+// listing), connecting a tool with a credential or through OAuth, and (managers) the project's access.
+import { useEffect, useMemo, useState } from 'react'
+import { navigate, useLocation } from '../../app/router.ts'
+import { useAction } from '../../lib/api.ts'
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { IntegrationConnection } from '../../lib/types.ts'
+import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCurrentAccount } from '../auth/api.ts'
+import { CATALOG, integrations, useExternalTools, useProjects } from './api.ts'
+
+type Listed = { id: string; service: string; actionIds: string[]; authType?: string; status?: string }
+
+export function IntegrationsPage() {
+  const { t } = useI18n()
+  const { query } = useLocation()
+  const projects = useProjects()
+  const tools = useExternalTools()
+  const current = useCurrentAccount()
+  const isManager = ['owner', 'admin'].includes(current.data?.membership?.accessRole ?? '')
+  const projectId = query.get('project') ?? projects.data?.[0]?.id ?? ''
+  const [created, setCreated] = useState<IntegrationConnection[]>([])
+
+  const listed = useMemo(() => {
+    const byId = new Map<string, Listed>()
+    for (const tool of tools.data?.tools ?? []) {
+      if (!tool.projectIds.includes(projectId)) continue
+      const entry = byId.get(tool.connectionId) ?? { id: tool.connectionId, service: tool.actionId.split('.')[0]!, actionIds: [] }
+      if (!entry.actionIds.includes(tool.actionId)) entry.actionIds.push(tool.actionId)
+      byId.set(tool.connectionId, entry)
+    }
+    for (const connection of created) {
+      if (connection.projectId === projectId) byId.set(connection.id, { ...connection, ...byId.get(connection.id), authType: connection.authType, status: connection.status })
+    }
+    return [...byId.values()]
+  }, [tools.data, created, projectId])
+
+  return (
+    <section className="integrations">
+      <PageTitle title={t('integrations.title')}>{t('integrations.title')}</PageTitle>
+      <p>{t('integrations.intro')}</p>
+      {projects.error ? <ErrorLine error={projects.error.message} /> : null}
+      {!projects.data && !projects.error ? <Loading /> : null}
+      {projects.data && projects.data.length === 0 ? <p className="muted">{t('integrations.noProjects')}</p> : null}
+      {projects.data && projects.data.length > 0 ? (
+        <>
+          <label htmlFor="integrations-project">{t('integrations.project')}</label>
+          <select id="integrations-project" value={projectId} onChange={(event) => navigate(`/integrations?project=${encodeURIComponent(event.target.value)}`, { replace: true })}>
+            {projects.data.map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
+          </select>
+          <h2>{t('integrations.connections')}</h2>
+          {tools.error ? <ErrorLine error={tools.error.message} /> : null}
+          {listed.length === 0 ? <p className="muted">{t('integrations.noConnections')}</p> : (
+            <ul className="cards" data-testid="connections">
+              {listed.map((connection) => (
+                <li key={connection.id} className="card">
+                  <strong>{connection.service}</strong>
+                  {connection.status ? <> <span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span></> : null}
+                  <p className="muted">{connection.actionIds.join(', ')}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <ConnectForm projectId={projectId} onCreated={(connection) => setCreated((items) => [...items, connection])} />
+          {isManager ? <AccessForm key={`${projectId}:${listed.map((connection) => connection.id).join(',')}`} projectId={projectId} connections={listed} /> : null}
+        </>
+      ) : null}
+    </section>
+  )
+}
+
+function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (connection: IntegrationConnection) => void }) {
+  const { t } = useI18n()
+  const [service, setService] = useState(CATALOG[0]!.service)
+  const entry = CATALOG.find((item) => item.service === service) ?? CATALOG[0]!
+  const [authType, setAuthType] = useState(entry.authTypes[0]!)
+  const [values, setValues] = useState<Record<string, string>>({})
+  const [done, setDone] = useState<string>()
+  const { busy, error, run } = useAction()
+  useEffect(() => { setAuthType(entry.authTypes[0]!); setValues({}) }, [entry])
+  const pick = (fields: typeof entry.credential) => Object.fromEntries(fields.filter((field) => values[field.name]).map((field) => [field.name, values[field.name]!.trim()]))
+
+  const submit = () => void run(async () => {
+    setDone(undefined)
+    if (authType === 'oauth') {
+      const started = await integrations.startOAuth({ projectId, service, actionIds: entry.actionIds, settings: pick(entry.settings) })
+      window.location.assign(started.authorizationURL)
+      return
+    }
+    const connection = await integrations.connectWithCredential({
+      projectId, service, authType, actionIds: entry.actionIds,
+      credential: authType === 'no_auth' ? {} : pick(entry.credential), settings: pick(entry.settings),
+    })
+    onCreated(connection)
+    setValues({})
+    setDone(t('integrations.connected', { service: connection.service }))
+  })
+
+  return (
+    <form className="panel" onSubmit={(event) => { event.preventDefault(); submit() }} aria-labelledby="connect-title">
+      <h2 id="connect-title">{t('integrations.connect')}</h2>
+      <label htmlFor="connect-service">{t('integrations.service')}</label>
+      <select id="connect-service" value={service} onChange={(event) => setService(event.target.value)}>
+        {CATALOG.map((item) => <option key={item.service} value={item.service}>{item.service}</option>)}
+      </select>
+      <label htmlFor="connect-auth">{t('integrations.authType')}</label>
+      <select id="connect-auth" value={authType} onChange={(event) => setAuthType(event.target.value as typeof authType)}>
+        {entry.authTypes.map((item) => <option key={item} value={item}>{t(`integrations.auth.${item}` as MessageKey)}</option>)}
+      </select>
+      {authType === 'oauth' ? <p className="muted">{t('integrations.oauthNote')}</p> : null}
+      {[...(authType === 'oauth' || authType === 'no_auth' ? [] : entry.credential), ...entry.settings].map((field) => (
+        <div key={field.name}>
+          <label htmlFor={`connect-${field.name}`}>{t(`integrations.${field.label}` as MessageKey)}{field.optional ? ` ${t('integrations.optional')}` : ''}</label>
+          <input id={`connect-${field.name}`} type={field.secret ? 'password' : field.type ?? 'text'} autoComplete="off" required={!field.optional}
+            value={values[field.name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))} />
+        </div>
+      ))}
+      <p className="muted">{t('integrations.actions', { actions: entry.actionIds.join(', ') })}</p>
+      <button type="submit" className="primary" disabled={busy || !projectId}>{authType === 'oauth' ? t('integrations.startOAuth') : t('integrations.create')}</button>
+      <ErrorLine error={error} />
+      {done ? <p role="status" data-testid="connection-created">{done}</p> : null}
+    </form>
+  )
+}
+
+function AccessForm({ projectId, connections }: { projectId: string; connections: Listed[] }) {
+  const { t } = useI18n()
+  const actions = [...new Set(connections.flatMap((connection) => connection.actionIds))]
+  const [connectionIds, setConnectionIds] = useState<string[]>(() => connections.map((connection) => connection.id))
+  const [actionIds, setActionIds] = useState<string[]>(actions)
+  const [saved, setSaved] = useState<string>()
+  const { busy, error, run } = useAction()
+  const toggle = (list: string[], value: string, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((item) => item !== value))
+  return (
+    <form className="panel" aria-labelledby="access-title" onSubmit={(event) => {
+      event.preventDefault()
+      void run(async () => {
+        const access = await integrations.setAccess({ projectId, connectionIds, actionIds })
+        setSaved(t('integrations.accessSaved', { connections: access.connectionIds.length, actions: access.actionIds.length }))
+      })
+    }}>
+      <h2 id="access-title">{t('integrations.access')}</h2>
+      <p className="muted">{t('integrations.accessIntro')}</p>
+      <fieldset>
+        <legend>{t('integrations.connections')}</legend>
+        {connections.length === 0 ? <p className="muted">{t('integrations.noConnections')}</p> : null}
+        {connections.map((connection) => (
+          <label key={connection.id} className="check">
+            <input type="checkbox" checked={connectionIds.includes(connection.id)} onChange={(event) => setConnectionIds((list) => toggle(list, connection.id, event.target.checked))} />
+            {' '}{connection.service} <span className="muted">({connection.id})</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>{t('integrations.allowedActions')}</legend>
+        {CATALOG.flatMap((entry) => entry.actionIds).map((actionId) => (
+          <label key={actionId} className="check">
+            <input type="checkbox" checked={actionIds.includes(actionId)} onChange={(event) => setActionIds((list) => toggle(list, actionId, event.target.checked))} />
+            {' '}{actionId}
+          </label>
+        ))}
+      </fieldset>
+      <p className="muted">{t('integrations.accessReplaces')}</p>
+      <button type="submit" disabled={busy}>{t('integrations.saveAccess')}</button>
+      <ErrorLine error={error} />
+      {saved ? <p role="status">{saved}</p> : null}
+    </form>
+  )
+}

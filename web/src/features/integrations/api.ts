@@ -1,0 +1,54 @@
+// Integration calls: connections (a credential, or OAuth where the server has an app), a project's
+// access, and on a work object the recommended actions → prepare → approve → execute → execution.
+import { api, idempotencyKey, invalidate, useResource } from '../../lib/api.ts'
+import type {
+  AccessInput, ActionRecommendation, ApprovalResult, CredentialConnectionInput, ExecuteResult, Execution, ExternalToolList,
+  IntegrationAccess, IntegrationConnection, OAuthConnectionInput, OAuthConnectionResult, PreparedAction, PrepareRecommendationInput,
+  Project, RecommendationList, RefreshInput,
+} from '../../lib/types.ts'
+
+export const TOOLS = '/v1/agent/external-tools'
+export const useExternalTools = () => useResource<ExternalToolList>(TOOLS)
+export const useProjects = () => useResource<Project[]>('/v1/projects?status=active')
+export const executionPath = (id: string) => `/v1/executions/${encodeURIComponent(id)}`
+export const useExecution = (id: string | undefined) => useResource<Execution>(id ? executionPath(id) : null)
+
+type Field = { name: string; label: 'field.apiKey' | 'field.signingSecret' | 'field.username' | 'field.password' | 'field.url' | 'field.serverUrl' | 'field.repository' | 'field.teamId' | 'field.channel'; secret?: boolean; optional?: boolean; type?: 'url' }
+export type CatalogEntry = {
+  service: CredentialConnectionInput['service']; actionIds: CredentialConnectionInput['actionIds']
+  authTypes: (CredentialConnectionInput['authType'] | 'oauth')[]; credential: Field[]; settings: Field[]
+}
+
+/**
+ * What the server's connectors accept (src/modules/integrations/connectors): the API offers no
+ * catalog route, so the form's choices are listed here; the server validates every field again.
+ */
+export const CATALOG: CatalogEntry[] = [
+  { service: 'email', actionIds: ['email.send'], authTypes: ['no_auth'], credential: [], settings: [] },
+  { service: 'webhook', actionIds: ['webhook.send'], authTypes: ['custom_credential'], credential: [{ name: 'signingSecret', label: 'field.signingSecret', secret: true }], settings: [{ name: 'url', label: 'field.url', type: 'url' }] },
+  { service: 'github', actionIds: ['github.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'repository', label: 'field.repository', optional: true }] },
+  { service: 'linear', actionIds: ['linear.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'teamId', label: 'field.teamId', optional: true }] },
+  { service: 'slack', actionIds: ['slack.post_message'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'channel', label: 'field.channel', optional: true }] },
+  { service: 'caldav', actionIds: ['caldav.create_event'], authTypes: ['custom_credential'], credential: [{ name: 'username', label: 'field.username' }, { name: 'password', label: 'field.password', secret: true }], settings: [{ name: 'serverUrl', label: 'field.serverUrl', type: 'url' }] },
+]
+
+export const integrations = {
+  connectWithCredential: async (input: CredentialConnectionInput) => {
+    const connection = await api.post<IntegrationConnection>('/v1/integrations/connections/credential', input, { 'idempotency-key': idempotencyKey() })
+    invalidate(TOOLS)
+    return connection
+  },
+  startOAuth: (input: OAuthConnectionInput) => api.post<OAuthConnectionResult>('/v1/integrations/connections/oauth', input, { 'idempotency-key': idempotencyKey() }),
+  setAccess: async (input: AccessInput) => {
+    const access = await api.put<IntegrationAccess>('/v1/integrations/access', input)
+    invalidate(TOOLS)
+    return access
+  },
+  refreshRecommendations: (workObjectId: string, input: RefreshInput = {}) =>
+    api.post<RecommendationList>(`/v1/work-objects/${encodeURIComponent(workObjectId)}/action-recommendations/refresh`, input),
+  prepare: (recommendation: ActionRecommendation, input: PrepareRecommendationInput = {}) =>
+    api.post<PreparedAction>(`/v1/action-recommendations/${encodeURIComponent(recommendation.id)}/prepare`, input, { 'idempotency-key': idempotencyKey() }),
+  approve: (action: PreparedAction) => api.post<ApprovalResult>(`/v1/actions/${encodeURIComponent(action.id)}/approve`, { expectedPayloadHash: action.payloadHash }),
+  execute: (action: PreparedAction, approvalToken: string) =>
+    api.post<ExecuteResult>(`/v1/actions/${encodeURIComponent(action.id)}/execute`, { approvalToken, expectedPayloadHash: action.payloadHash }, { 'idempotency-key': idempotencyKey() }),
+}
