@@ -234,8 +234,8 @@ const PREPARED: Record<string, (fixture: Fixture) => Promise<Sample>> = {
   'POST /v1/projects/:projectId/external-context/query': async () => ({ payload: { query: 'tenancy' } }),
   'POST /v1/projects/:projectId/memory/codebase': async () => ({ payload: { source: '/nonexistent/tenancy-codebase' } }),
   'POST /v1/projects/:projectId/memory/external-sources': async ({ h, owner, values }) => {
-    // A stand-in connector (the integrations module's port) so the observation has an item to bind.
-    h.app.deps.ports.externalContext ??= async (query) => ({
+    // A stand-in connector in place of the integrations module's port (no connection here), so the observation has an item to bind.
+    h.app.deps.ports.externalContext = async (query) => ({
       connectionIds: ['con_tenancy'],
       items: [{ itemId: 'tenancy:1', connectionId: 'con_tenancy', provider: 'test', kind: 'issue', title: `Item of ${query.projectId}`, snippet: '', url: 'https://example.invalid/1' }],
     })
