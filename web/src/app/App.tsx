@@ -1,6 +1,6 @@
 // The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
 // count, and the page for the current path. Public pages (share, invite) render without a session.
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { clearCache, invalidate, signedOut } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
 import { ErrorLine, Link, Loading } from '../lib/ui.tsx'
@@ -21,6 +21,12 @@ import { SessionsPage } from '../features/sessions/SessionsPage.tsx'
 import { SharePage } from '../features/shares/SharePage.tsx'
 import { useAvailableExtensions } from './extensions.ts'
 import { match, navigate, useLocation } from './router.ts'
+
+// Memory and voice load on first use (their pages, the answer view, the built-in voice engine).
+const MemoryPage = lazy(() => import('../features/memory/MemoryPage.tsx'))
+const MemoryHome = lazy(() => import('../features/memory/MemoryHome.tsx'))
+const VoicePage = lazy(() => import('../features/voice/VoicePage.tsx'))
+const IdentityPage = lazy(() => import('../features/voice/IdentityPage.tsx'))
 
 export function App() {
   const { path } = useLocation()
@@ -44,12 +50,16 @@ function SignedInApp({ path }: { path: string }) {
     return <Frame><Loading /></Frame>
   }
   if (!current.data.workspace) return <Frame><Welcome /></Frame>
-  return <Frame nav><Page path={path} /></Frame>
+  return <Frame nav><Suspense fallback={<Loading />}><Page path={path} /></Suspense></Frame>
 }
 
 function Page({ path }: { path: string }) {
   const session = match('/sessions/:id', path)
   if (session) return <SessionPage id={session.id!} />
+  const memory = match('/projects/:id/memory', path)
+  if (memory) return <MemoryPage key={memory.id} projectId={memory.id!} />
+  const identity = match('/voice/identities/:id', path)
+  if (identity) return <IdentityPage key={identity.id} id={identity.id!} />
   const project = match('/projects/:id', path)
   if (project) return <ProjectPage id={project.id!} />
   switch (path.replace(/\/$/, '') || '/') {
@@ -59,6 +69,8 @@ function Page({ path }: { path: string }) {
     case '/search': return <SearchPage />
     case '/notifications': return <NotificationsPage />
     case '/members': return <MembersPage />
+    case '/memory': return <MemoryHome />
+    case '/voice': return <VoicePage />
     default: return <SessionsPage />
   }
 }
@@ -91,7 +103,7 @@ function Navigation() {
   const extensions = useAvailableExtensions(true)
   const items: [string, string][] = [
     ['/record', t('nav.record')], ['/', t('nav.sessions')], ['/board', t('nav.board')], ['/projects', t('nav.projects')],
-    ['/search', t('nav.search')], ['/members', t('nav.members')],
+    ['/search', t('nav.search')], ['/memory', t('nav.memory')], ['/voice', t('nav.voice')], ['/members', t('nav.members')],
   ]
   const isCurrent = (href: string) => (href === '/' ? path === '/' || path.startsWith('/sessions') : path.startsWith(href))
   return (

@@ -1,4 +1,5 @@
-// Screens that other groups are building (integrations, memory, voice, runner, billing): each has
+// Screens that other groups are building (integrations, runner, billing; memory and voice have
+// their own routes now): each has
 // a navigation entry that stays hidden until its API answers the probe, so a build that has the
 // API shows the entry without a client change. The entry leads to the API reference for now.
 import { useEffect, useState } from 'react'
@@ -8,8 +9,6 @@ export type Extension = { id: string; label: string; probe: string; href: string
 
 export const EXTENSIONS: Extension[] = [
   { id: 'integrations', label: 'Integrations', probe: '/api/v1/agent/external-tools', href: '/docs#/Actions%20and%20integrations' },
-  { id: 'memory', label: 'Memory', probe: '/api/v1/search/answer', href: '/docs#/Projects%20and%20memory' },
-  { id: 'voice', label: 'Voice', probe: '/api/v1/account/voice-profile', href: '/docs#/Account%20and%20voice%20profile' },
   { id: 'billing', label: 'Billing', probe: '/api/v1/billing', href: '/docs#/Billing' },
 ]
 

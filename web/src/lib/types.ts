@@ -10,6 +10,9 @@ import type * as followups from '../../../src/modules/work/followup-schemas.ts'
 import type * as workspace from '../../../src/modules/workspace/schemas.ts'
 import type * as notifications from '../../../src/modules/notifications/schemas.ts'
 import type * as projects from '../../../src/modules/projects/schemas.ts'
+import type * as memory from '../../../src/modules/memory/schemas.ts'
+import type * as answers from '../../../src/modules/answers/schemas.ts'
+import type * as voice from '../../../src/modules/voice/schemas.ts'
 
 type Resolve<T, R> = Omit<T, keyof R> & R
 
@@ -81,3 +84,27 @@ export type ShareView = Resolve<Static<typeof shares.ShareView>, {
 }>
 
 export type SessionSearchResult = { query: string; sessions: (SessionSnapshot & { search: { score: number; matchedIn: 'title' | 'transcript'; snippet: string; segmentId?: string } })[] }
+
+export type MemorySource = Static<typeof memory.MemorySource>
+export type MemoryEntry = Resolve<Static<typeof memory.ProjectMemoryEntry>, { sources: MemorySource[] }>
+export type MemoryConflictSide = Resolve<Static<typeof memory.MemoryConflictSide>, { sources: MemorySource[] }>
+export type MemoryConflict = Resolve<Static<typeof memory.MemoryConflict>, { sides: MemoryConflictSide[] }>
+export type MemoryCodebase = Static<typeof memory.Codebase>
+export type ProjectMemory = Resolve<Static<typeof memory.ProjectMemory>, { entries: MemoryEntry[]; conflicts: MemoryConflict[]; codebases: MemoryCodebase[] }>
+export type ResolveConflictInput = Static<typeof memory.ResolveConflictBody>
+export type ResolveConflictResult = { conflict: MemoryConflict; memory: ProjectMemory }
+
+export type AnswerSource = Static<typeof answers.AnswerSource>
+export type SearchAnswer = Resolve<Static<typeof answers.SearchAnswer>, { sources: AnswerSource[] }>
+
+export type VoiceManifest = Static<typeof voice.VoiceProfileModelManifest>
+export type VoiceProfile = Static<typeof voice.VoiceProfileResponse>
+export type DeleteVoiceProfileResult = Static<typeof voice.DeleteVoiceProfileResponse>
+export type EnrollmentCreated = Resolve<Static<typeof voice.EnrollmentCreated>, { manifest: VoiceManifest }>
+export type SaveEnrollmentInput = Static<typeof voice.SaveEnrollmentBody>
+export type VoiceIdentity = Static<typeof voice.WorkspaceVoiceIdentity>
+export type VoiceIdentityUtterance = Static<typeof voice.WorkspaceVoiceIdentityUtterance>
+export type VoiceIdentityDetail = { identity: VoiceIdentity; utterances: VoiceIdentityUtterance[] }
+export type PatchIdentityInput = Static<typeof voice.PatchIdentityBody>
+export type VoiceOptOutResult = Static<typeof voice.OptOutResult>
+export type DeleteIdentityResult = Static<typeof voice.DeleteIdentityResult>
