@@ -1,6 +1,6 @@
 // A session: its transcript (live while it records or is processed), its work set, its share link;
 // the conversation's events keep all of it current.
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { invalidate, useAction, useResource } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import { openStream } from '../../lib/realtime.ts'
@@ -86,6 +86,8 @@ export function SessionPage({ id }: { id: string }) {
     return () => clearTimeout(timer)
   }, [focusWorkObject, sets.data])
 
+  const speakerIds = useMemo(() => [...new Set(segments.map((segment) => segment.speakerId).filter((value): value is string => Boolean(value)))], [segments])
+
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
   const snapshot = session.data
   const canEdit = current.data?.membership?.contentPermission === 'edit'
@@ -110,7 +112,7 @@ export function SessionPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="work-title" className="work-column">
           <h2 id="work-title" className="visually-hidden">{t('session.work')}</h2>
-          <SpeakersPanel sessionId={id} speakers={speakers} identities={identities} onLabel={(speakerId, label) => {
+          <SpeakersPanel sessionId={id} speakerIds={speakerIds} speakers={speakers} identities={identities} onLabel={(speakerId, label) => {
             setSpeakers((map) => ({ ...map, [speakerId]: label }))
             setIdentities((map) => { const next = { ...map }; delete next[speakerId]; return next })
           }} />

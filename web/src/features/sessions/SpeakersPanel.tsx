@@ -6,14 +6,14 @@ import { translate, useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
 import { optOutSpeaker } from '../voice/api.ts'
 
-export function SpeakersPanel({ sessionId, speakers, identities, onLabel }: {
-  sessionId: string; speakers: Record<string, string>; identities: Record<string, string>; onLabel: (speakerId: string, label: string) => void
+export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, onLabel }: {
+  sessionId: string; speakerIds: string[]; speakers: Record<string, string>; identities: Record<string, string>; onLabel: (speakerId: string, label: string) => void
 }) {
   const { t } = useI18n()
   const [confirming, setConfirming] = useState<string>()
   const [message, setMessage] = useState<string>()
   const { busy, error, run } = useAction()
-  const ids = Object.keys(speakers).sort()
+  const ids = [...new Set([...Object.keys(speakers), ...speakerIds])].sort()
   if (ids.length === 0) return null
   return (
     <section className="card" aria-labelledby="speakers-title">
@@ -22,12 +22,12 @@ export function SpeakersPanel({ sessionId, speakers, identities, onLabel }: {
         {ids.map((speakerId) => (
           <li key={speakerId} data-testid="speaker">
             <div className="row">
-              {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId]}</Link> : <span>{speakers[speakerId]}</span>}
+              {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId] ?? speakerId}</Link> : <span>{speakers[speakerId] ?? speakerId}</span>}
               {confirming === speakerId ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
             </div>
             {confirming === speakerId ? (
               <div className="row" role="group" aria-label={t('speakers.notMe')}>
-                <p>{t('speakers.optOutConfirm', { speaker: speakers[speakerId]! })}</p>
+                <p>{t('speakers.optOutConfirm', { speaker: speakers[speakerId] ?? speakerId })}</p>
                 <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
                   const result = await optOutSpeaker(sessionId, speakerId)
                   onLabel(speakerId, result.speaker.label)
