@@ -119,6 +119,11 @@ test.describe('memory and voice', () => {
     await page.getByRole('button', { name: 'Start' }).click()
     await expect(page.getByTestId('enroll-progress')).toContainText('0 of')
     await expectAccessible(page, 'voice enrollment')
+    // One utterance from the fake microphone (the synthesized meeting): its embedding is computed in the page.
+    await page.getByRole('button', { name: 'Record an utterance' }).click()
+    await page.waitForTimeout(3500)
+    await page.getByRole('button', { name: 'Stop' }).click()
+    await expect(page.getByTestId('enroll-progress')).toContainText('1 of 3')
 
     // At phone width the memory page has no horizontal scroll.
     await page.setViewportSize({ width: 375, height: 740 })
