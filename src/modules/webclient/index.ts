@@ -13,7 +13,7 @@ import type { AppDeps } from '../../platform/deps.ts'
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
 
 /** First path segments the client routes itself (web/src/app/routes.ts); everything else stays the API's. */
-export const CLIENT_ROUTES = ['share', 'invite', 'sessions', 'record', 'projects', 'board', 'search', 'notifications', 'members', 'signin', 'welcome', 'billing', 'runners', 'integrations'] as const
+export const CLIENT_ROUTES = ['share', 'invite', 'sessions', 'record', 'projects', 'board', 'search', 'notifications', 'members', 'memory', 'voice', 'signin', 'welcome', 'billing', 'runners', 'integrations'] as const
 
 // Public pages, and not counted against the API's per-minute limit: one page load fetches several files.
 const routeConfig = { access: 'public', rateLimit: false } as const

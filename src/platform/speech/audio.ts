@@ -2,8 +2,9 @@
 // voice activity detector, the pitch tracker and every engine take. ffmpeg (Debian) decodes
 // WAV, WebM/Opus and Ogg/Opus|Vorbis and resamples; 16 kHz raw PCM needs no decoder at all.
 import { spawn } from 'node:child_process'
+import { SAMPLE_RATE } from './sample-rate.ts'
 
-export const SAMPLE_RATE = 16_000
+export { SAMPLE_RATE }
 
 export type AudioFormat = { container: 'pcm'; rate: number; channels: number } | { container: 'wav' | 'webm' | 'ogg' }
 

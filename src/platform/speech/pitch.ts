@@ -1,6 +1,6 @@
 // Pitch of a voice: normalized autocorrelation over 40 ms frames of voiced audio, median over the
 // frames that are clearly periodic. Enough to tell voices apart where no speaker model exists.
-import { SAMPLE_RATE } from './audio.ts'
+import { SAMPLE_RATE } from './sample-rate.ts'
 
 const FRAME = (SAMPLE_RATE / 1000) * 40
 const MIN_HZ = 60

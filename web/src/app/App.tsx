@@ -26,6 +26,11 @@ import { match, navigate, useLocation } from './router.ts'
 const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((module) => ({ default: module.BillingPage })))
 const RunnersPage = lazy(() => import('../features/runners/RunnersPage.tsx').then((module) => ({ default: module.RunnersPage })))
 const IntegrationsPage = lazy(() => import('../features/integrations/IntegrationsPage.tsx').then((module) => ({ default: module.IntegrationsPage })))
+// Memory and voice load on first use (their pages, the answer view, the built-in voice engine).
+const MemoryPage = lazy(() => import('../features/memory/MemoryPage.tsx'))
+const MemoryHome = lazy(() => import('../features/memory/MemoryHome.tsx'))
+const VoicePage = lazy(() => import('../features/voice/VoicePage.tsx'))
+const IdentityPage = lazy(() => import('../features/voice/IdentityPage.tsx'))
 
 export function App() {
   const { path } = useLocation()
@@ -55,6 +60,10 @@ function SignedInApp({ path }: { path: string }) {
 function Page({ path }: { path: string }) {
   const session = match('/sessions/:id', path)
   if (session) return <SessionPage id={session.id!} />
+  const memory = match('/projects/:id/memory', path)
+  if (memory) return <MemoryPage key={memory.id} projectId={memory.id!} />
+  const identity = match('/voice/identities/:id', path)
+  if (identity) return <IdentityPage key={identity.id} id={identity.id!} />
   const project = match('/projects/:id', path)
   if (project) return <ProjectPage id={project.id!} />
   switch (path.replace(/\/$/, '') || '/') {
@@ -67,6 +76,8 @@ function Page({ path }: { path: string }) {
     case '/billing': return <BillingPage />
     case '/runners': return <RunnersPage />
     case '/integrations': return <IntegrationsPage />
+    case '/memory': return <MemoryHome />
+    case '/voice': return <VoicePage />
     default: return <SessionsPage />
   }
 }
@@ -99,7 +110,7 @@ function Navigation() {
   const extensions = useAvailableExtensions(true)
   const items: [string, string][] = [
     ['/record', t('nav.record')], ['/', t('nav.sessions')], ['/board', t('nav.board')], ['/projects', t('nav.projects')],
-    ['/search', t('nav.search')], ['/members', t('nav.members')],
+    ['/search', t('nav.search')], ['/memory', t('nav.memory')], ['/voice', t('nav.voice')], ['/members', t('nav.members')],
   ]
   const isCurrent = (href: string) => (href === '/' ? path === '/' || path.startsWith('/sessions') : path.startsWith(href))
   return (

@@ -1,4 +1,5 @@
-// Screens that other groups are building (integrations, memory, voice, runner, billing): each has
+// Screens that other groups are building (integrations, runner, billing; memory and voice have
+// their own routes now): each has
 // a navigation entry that stays hidden until its API answers the probe, so a build that has the
 // API shows the entry without a client change. Entries with a `route` lead to the client's own
 // screen (billing, runners, integrations); the others to the API reference for now.
@@ -10,8 +11,6 @@ export type Extension = { id: string; label: MessageKey; probe: string; href: st
 export const EXTENSIONS: Extension[] = [
   { id: 'integrations', label: 'nav.integrations', probe: '/api/v1/agent/external-tools', href: '/integrations', route: true },
   { id: 'runners', label: 'nav.runners', probe: '/api/v1/local-runner/runners', href: '/runners', route: true },
-  { id: 'memory', label: 'nav.memory', probe: '/api/v1/search/answer', href: '/docs#/Projects%20and%20memory' },
-  { id: 'voice', label: 'nav.voice', probe: '/api/v1/account/voice-profile', href: '/docs#/Account%20and%20voice%20profile' },
   { id: 'billing', label: 'nav.billing', probe: '/api/v1/billing', href: '/billing', route: true },
 ]
 

@@ -13,6 +13,9 @@ import type * as projects from '../../../src/modules/projects/schemas.ts'
 import type * as billing from '../../../src/modules/billing/schemas.ts'
 import type * as runner from '../../../src/modules/runner/schemas.ts'
 import type * as integrations from '../../../src/modules/integrations/schemas.ts'
+import type * as memory from '../../../src/modules/memory/schemas.ts'
+import type * as answers from '../../../src/modules/answers/schemas.ts'
+import type * as voice from '../../../src/modules/voice/schemas.ts'
 
 type Resolve<T, R> = Omit<T, keyof R> & R
 
@@ -119,3 +122,26 @@ export type ExecuteResult = Resolve<Static<typeof integrations.ExecuteResult>, {
 export type Execution = Resolve<Static<typeof integrations.ExecutionV2>, { receipt?: ActionReceipt }>
 export type ExternalTool = Static<typeof integrations.ExternalTool>
 export type ExternalToolList = Static<typeof integrations.ExternalToolList>
+export type MemorySource = Static<typeof memory.MemorySource>
+export type MemoryEntry = Resolve<Static<typeof memory.ProjectMemoryEntry>, { sources: MemorySource[] }>
+export type MemoryConflictSide = Resolve<Static<typeof memory.MemoryConflictSide>, { sources: MemorySource[] }>
+export type MemoryConflict = Resolve<Static<typeof memory.MemoryConflict>, { sides: MemoryConflictSide[] }>
+export type MemoryCodebase = Static<typeof memory.Codebase>
+export type ProjectMemory = Resolve<Static<typeof memory.ProjectMemory>, { entries: MemoryEntry[]; conflicts: MemoryConflict[]; codebases: MemoryCodebase[] }>
+export type ResolveConflictInput = Static<typeof memory.ResolveConflictBody>
+export type ResolveConflictResult = { conflict: MemoryConflict; memory: ProjectMemory }
+
+export type AnswerSource = Static<typeof answers.AnswerSource>
+export type SearchAnswer = Resolve<Static<typeof answers.SearchAnswer>, { sources: AnswerSource[] }>
+
+export type VoiceManifest = Static<typeof voice.VoiceProfileModelManifest>
+export type VoiceProfile = Static<typeof voice.VoiceProfileResponse>
+export type DeleteVoiceProfileResult = Static<typeof voice.DeleteVoiceProfileResponse>
+export type EnrollmentCreated = Resolve<Static<typeof voice.EnrollmentCreated>, { manifest: VoiceManifest }>
+export type SaveEnrollmentInput = Static<typeof voice.SaveEnrollmentBody>
+export type VoiceIdentity = Static<typeof voice.WorkspaceVoiceIdentity>
+export type VoiceIdentityUtterance = Static<typeof voice.WorkspaceVoiceIdentityUtterance>
+export type VoiceIdentityDetail = { identity: VoiceIdentity; utterances: VoiceIdentityUtterance[] }
+export type PatchIdentityInput = Static<typeof voice.PatchIdentityBody>
+export type VoiceOptOutResult = Static<typeof voice.OptOutResult>
+export type DeleteIdentityResult = Static<typeof voice.DeleteIdentityResult>

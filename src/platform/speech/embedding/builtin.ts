@@ -6,7 +6,7 @@
 // summary: it tells clearly different voices apart but takes near neighbours of one synthesizer
 // for each other (docs/voice.md has its figures), and it is far weaker than a neural speaker
 // model on real people in real rooms; operators who can supply one use VOICE_ENGINE=sherpa-onnx.
-import { SAMPLE_RATE } from '../audio.ts'
+import { SAMPLE_RATE } from '../sample-rate.ts'
 import { medianPitch } from '../pitch.ts'
 import { CEPSTRA, FRAME_SAMPLES, frames, HOP_SAMPLES, speechFrames } from './features.ts'
 import { BACKGROUND_MEAN, BACKGROUND_SPREAD, WHITENING } from './builtin-model.ts'

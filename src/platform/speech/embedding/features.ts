@@ -1,7 +1,7 @@
 // Frame-level features of 16 kHz speech for the built-in speaker embedding: log mel energies
 // (25 ms Hamming windows every 10 ms, 40 bands 60–7600 Hz) and their cepstrum (MFCC). Plain
 // TypeScript, no model file: the same code runs on the server and in the web client.
-import { SAMPLE_RATE } from '../audio.ts'
+import { SAMPLE_RATE } from '../sample-rate.ts'
 
 export const FRAME_SAMPLES = 400
 export const HOP_SAMPLES = 160

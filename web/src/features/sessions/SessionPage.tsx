@@ -1,6 +1,6 @@
 // A session: its transcript (live while it records or is processed), its work set, its share link;
 // the conversation's events keep all of it current.
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { invalidate, useAction, useResource } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import { openStream } from '../../lib/realtime.ts'
@@ -12,6 +12,8 @@ import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
 import { endSession, getShare, loadTranscript, updateShare } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
+import { SpeakersPanel } from './SpeakersPanel.tsx'
+import { useLocation } from '../../app/router.ts'
 
 type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
 
@@ -22,6 +24,10 @@ export function SessionPage({ id }: { id: string }) {
   const sets = useConversationWorkSets(session.data?.conversationId)
   const [segments, addSegments] = useSegments()
   const [speakers, setSpeakers] = useState<Record<string, string>>({})
+  const [identities, setIdentities] = useState<Record<string, string>>({})
+  const { query } = useLocation()
+  const focusSegment = query.get('segment')
+  const focusWorkObject = query.get('workObject')
   const [refinement, setRefinement] = useState<Refinement>()
   const { busy, error, run } = useAction()
   const conversationId = session.data?.conversationId
@@ -53,7 +59,11 @@ export function SessionPage({ id }: { id: string }) {
       path: `/v1/conversations/${conversationId}/events`,
       onEvent(event) {
         if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
-        else if (event.type === 'speaker.updated') setSpeakers((map) => ({ ...map, [event.data.speakerId]: event.data.label }))
+        else if (event.type === 'speaker.updated') {
+          const { speakerId, label, identityId } = event.data as { speakerId: string; label: string; identityId?: string }
+          setSpeakers((map) => ({ ...map, [speakerId]: label }))
+          setIdentities((map) => { const next = { ...map }; if (identityId) next[speakerId] = identityId; else delete next[speakerId]; return next })
+        }
         else if (event.type === 'session.updated') invalidate(`/v1/sessions/${id}`)
         else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork() }
         else if (event.type.startsWith('workobject.') || event.type.startsWith('workset.')) refreshWork()
@@ -61,6 +71,22 @@ export function SessionPage({ id }: { id: string }) {
     })
     return () => { clearTimeout(timer); close() }
   }, [conversationId, id, addSegments])
+
+  // A source opened from memory or an answer: the segment or work object it points at.
+  const hasSegment = Boolean(focusSegment && segments.some((segment) => segment.id === focusSegment))
+  useEffect(() => {
+    if (!focusSegment || !hasSegment) return
+    const row = document.getElementById(`segment-${focusSegment}`)
+    row?.classList.add('highlighted')
+    row?.scrollIntoView({ block: 'center' })
+  }, [focusSegment, hasSegment])
+  useEffect(() => {
+    if (!focusWorkObject || !sets.data) return
+    const timer = setTimeout(() => document.querySelector(`[data-work-object-id="${CSS.escape(focusWorkObject)}"]`)?.scrollIntoView({ block: 'center' }), 300)
+    return () => clearTimeout(timer)
+  }, [focusWorkObject, sets.data])
+
+  const speakerIds = useMemo(() => [...new Set(segments.map((segment) => segment.speakerId).filter((value): value is string => Boolean(value)))], [segments])
 
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
   const snapshot = session.data
@@ -86,6 +112,10 @@ export function SessionPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="work-title" className="work-column">
           <h2 id="work-title" className="visually-hidden">{t('session.work')}</h2>
+          <SpeakersPanel sessionId={id} speakerIds={speakerIds} speakers={speakers} identities={identities} onLabel={(speakerId, label) => {
+            setSpeakers((map) => ({ ...map, [speakerId]: label }))
+            setIdentities((map) => { const next = { ...map }; delete next[speakerId]; return next })
+          }} />
           {canEdit ? <SharePanel sessionId={id} /> : null}
           {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} /> : <p className="muted">{t('common.none')}</p>}
         </section>

@@ -27,7 +27,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   const isReviewer = review?.reviewerId === me
 
   return (
-    <article className={`work-object kind-${wo.kind}`} aria-labelledby={headingId} data-testid="work-object" data-stage={wo.stage}>
+    <article className={`work-object kind-${wo.kind}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
       <header>
         <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
         <h3 id={headingId}>{wo.title}</h3>

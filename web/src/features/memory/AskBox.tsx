@@ -1,0 +1,51 @@
+// Ask a question over everything the person may see: the answer sentence by sentence, each with
+// the sources it cites, or plainly that nothing stored answers it.
+import { useId, useState } from 'react'
+import { useAction } from '../../lib/api.ts'
+import { useI18n } from '../../lib/i18n.ts'
+import type { SearchAnswer } from '../../lib/types.ts'
+import { ErrorLine } from '../../lib/ui.tsx'
+import { askQuestion } from './api.ts'
+import { SourceLine } from './Sources.tsx'
+
+export function AskBox() {
+  const { t } = useI18n()
+  const id = useId()
+  const [query, setQuery] = useState('')
+  const [answer, setAnswer] = useState<SearchAnswer>()
+  const { busy, error, run } = useAction()
+  return (
+    <section className="card ask" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('ask.title')}</h2>
+      <form className="row" onSubmit={(event) => {
+        event.preventDefault()
+        const question = query.trim()
+        if (question) void run(async () => setAnswer(await askQuestion(question)))
+      }}>
+        <label htmlFor={`${id}-query`}>{t('ask.query')}</label>
+        <input id={`${id}-query`} type="search" maxLength={500} required value={query} onChange={(event) => setQuery(event.target.value)} />
+        <button type="submit" className="primary" disabled={busy || !query.trim()}>{t('ask.go')}</button>
+      </form>
+      <ErrorLine error={error} />
+      <div aria-live="polite" data-testid="answer">
+        {busy ? <p className="muted">{t('common.loading')}</p> : null}
+        {answer && !busy ? (answer.status === 'no-evidence' || answer.sentences.length === 0
+          ? <p data-testid="no-evidence">{t('ask.noEvidence')}</p>
+          : (
+            <ol className="answer">
+              {answer.sentences.map((sentence, index) => (
+                <li key={index} data-testid="answer-sentence">
+                  <p>{sentence.text}</p>
+                  <ul className="list sources-inline" aria-label={t('ask.cited')}>
+                    {sentence.sourceIndexes.map((sourceIndex) => answer.sources[sourceIndex]
+                      ? <SourceLine key={sourceIndex} source={answer.sources[sourceIndex]} number={sourceIndex + 1} />
+                      : null)}
+                  </ul>
+                </li>
+              ))}
+            </ol>
+          )) : null}
+      </div>
+    </section>
+  )
+}

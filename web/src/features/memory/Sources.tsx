@@ -1,0 +1,33 @@
+// A list of sources: the quote, what kind of source it is, and a link that opens it.
+import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import type { AnswerSource, MemorySource } from '../../lib/types.ts'
+import { formatMs, Link } from '../../lib/ui.tsx'
+import { sourceHref } from './api.ts'
+
+export function SourceLine({ source, number }: { source: MemorySource | AnswerSource; number?: number }) {
+  const { t } = useI18n()
+  const target = sourceHref(source)
+  const kind = t(`memory.source.${source.kind}` as MessageKey)
+  const where = source.kind === 'segment' && source.startMs !== undefined ? ` ${formatMs(source.startMs)}` : source.kind === 'file' && source.path ? ` ${source.path}${source.line ? `:${source.line}` : ''}` : ''
+  const label = `${number !== undefined ? `[${number}] ` : ''}${kind}${where}${source.title ? ` · ${source.title}` : ''}`
+  return (
+    <li className="source">
+      {target ? (target.external
+        ? <a href={target.href} target="_blank" rel="noreferrer">{label}</a>
+        : <Link href={target.href}>{label}</Link>)
+        : <span>{label}</span>}
+      {source.quote ? <q className="muted">{source.quote}</q> : null}
+    </li>
+  )
+}
+
+export function Sources({ sources }: { sources: (MemorySource | AnswerSource)[] }) {
+  const { t } = useI18n()
+  if (sources.length === 0) return null
+  return (
+    <details className="sources">
+      <summary>{t('memory.sources', { count: sources.length })}</summary>
+      <ul className="list">{sources.map((source, index) => <SourceLine key={`${source.kind}-${source.id}-${index}`} source={source} />)}</ul>
+    </details>
+  )
+}
