@@ -46,9 +46,10 @@ for (const kind of databaseKinds) {
       await context.setOffline(false)
       await expect.poll(async () => Number(await status.getAttribute('data-pending')), { timeout: 30_000 }).toBe(0)
 
-      // The live transcript picks up again after the socket reconnects with afterSeq.
+      // The live transcript picks up again after the socket reconnects with afterSeq: at least one
+      // final segment per turn (a turn of several sentences becomes one segment per sentence).
       const live = page.getByTestId('transcript')
-      await expect(live.locator('li[data-status=final]')).toHaveCount(MEETING.length, { timeout: 90_000 })
+      await expect.poll(() => live.locator('li[data-status=final]').count(), { timeout: 90_000 }).toBeGreaterThanOrEqual(MEETING.length)
       await page.getByRole('button', { name: 'End the meeting' }).click()
       await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
       const sessionId = page.url().split('/sessions/')[1]!
@@ -59,7 +60,7 @@ for (const kind of databaseKinds) {
       expect(new Set(storedIds).size).toBe(storedIds.length)
       expect(new Set(storedIds)).toEqual(sent)
       const transcript = await callJson(server, 'GET', `/v1/sessions/${sessionId}/transcript?limit=200`, cookie) as { segments: { text: string }[] }
-      expect(transcript.segments).toHaveLength(MEETING.length)
+      expect(transcript.segments.length).toBeGreaterThanOrEqual(MEETING.length)
       const wer = wordErrorRate(MEETING.map((turn) => turn.text).join(' '), transcript.segments.map((segment) => segment.text).join(' '))
       expect(wer).toBeLessThanOrEqual(0.3)
       await context.close()
