@@ -133,7 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   registerProblemHandlers(app)
   registerWellFormedInput(app)
   await registerOpenApi(app, config)
-  registerGuards(app, { auth, db: database.db, config, secret })
+  registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports })
   await registerRateLimit(app, config)
   registerIdempotency(app, database)
   await app.register(formbody)

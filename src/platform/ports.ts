@@ -1,6 +1,7 @@
 // Ports: capabilities one module provides to others without either importing the other (which
 // would make a cycle). The providing module fills its slot when it is registered (its xModule());
 // a caller treats an empty slot as "not available here" and answers accordingly.
+import type { Actor } from './auth/actor.ts'
 import type { Executor } from './realtime/types.ts'
 
 /** An item read from a connected tool (issue, event, message, document) for external context. */
@@ -63,7 +64,15 @@ export type Voiceprints = {
   save(executor: Executor, input: { sessionId: string; workspaceId: string; speakers: Array<Voiceprint & { speakerId: string }> }): Promise<void>
 }
 
+/**
+ * What the runner module offers routes marked `runnerAccess` (agent tools): the actor of a local
+ * runner's `Authorization: Bearer` token — its owner, with the owner's current membership. Throws
+ * a 401 AppError for an unknown or revoked runner.
+ */
+export type RunnerActor = (token: string) => Promise<Actor>
+
 export type Ports = {
+  runnerActor?: RunnerActor
   externalContext?: ExternalContextSource
   worksetActions?: WorksetActionsSource
   workChanged?: WorkChangeListener

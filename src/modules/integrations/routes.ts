@@ -101,20 +101,20 @@ export function integrationRoutes(base: FastifyInstance, deps: AppDeps) {
   app.get('/v1/agent/external-tools', {
     schema: {
       operationId: 'listExternalTools', tags,
-      summary: 'The actions the workspace\'s projects may use, as tools with JSON Schema inputs (one per action and connection).',
+      summary: 'The actions the workspace\'s projects may use, as tools with JSON Schema inputs (one per action and connection). A local runner may call it with `Authorization: Bearer <runnerToken>` on its owner\'s behalf.',
       response: { 200: schemas.ExternalToolList, ...problems(401, 403, 429) },
     },
-    config: { access: 'view' },
+    config: { access: 'view', runnerAccess: true },
   }, (request) => listExternalTools(deps, memberOf(request)))
 
   app.post('/v1/agent/external-tools/:toolName', {
     schema: {
       operationId: 'callExternalTool', tags,
-      summary: 'Prepare the tool\'s action with this input. It still waits for a person\'s approval. Honours Idempotency-Key.',
+      summary: 'Prepare the tool\'s action with this input. It still waits for a person\'s approval. Honours Idempotency-Key. A local runner may call it with `Authorization: Bearer <runnerToken>` on its owner\'s behalf.',
       headers: IdempotencyHeader, params: schemas.ToolParams, body: schemas.ToolCallBody,
       response: { 200: Prepared, ...problems(400, 401, 403, 404, 409, 422, 429) },
     },
-    config: { access: 'edit', idempotent: true },
+    config: { access: 'edit', idempotent: true, runnerAccess: true },
   }, (request) => callExternalTool(deps, memberOf(request), request.params.toolName, request.body))
 
   app.put('/v1/integrations/access', {

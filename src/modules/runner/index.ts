@@ -5,10 +5,12 @@
 // a comment). It exports nothing for other modules.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
-import { runnerRoutes } from './routes.ts'
+import { runnerActorPort, runnerRoutes } from './routes.ts'
 import { runnerSchemas } from './schemas.ts'
 
 export function runnerModule(deps: AppDeps): FastifyPluginAsync {
+  // Agent tools (integrations) accept a runner's token for its owner through this port.
+  deps.ports.runnerActor = runnerActorPort(deps)
   return async (app) => {
     for (const schema of runnerSchemas) app.addSchema(schema)
     runnerRoutes(app, deps)

@@ -47,12 +47,7 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
       runners.set(request, runner)
       ;({ workspace_id: workspaceId, account_id: accountId, id: sessionId } = runner)
     }
-    const member = await findMember(deps.database.db, workspaceId, accountId)
-    if (!member) throw new AppError('invalid_runner_token', 'The runner\'s owner is no longer a member of its workspace.')
-    request.actor = {
-      accountId, email: member.email, name: member.name, sessionId,
-      membership: { workspaceId, accessRole: member.access_role, contentPermission: member.content_permission, jobRole: member.job_role },
-    }
+    request.actor = await ownerActor(deps, workspaceId, accountId, sessionId)
   }
   const runnerAuth = bearer('runner')
 
@@ -196,4 +191,23 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
     config: { access: 'edit' },
     onRequest: runnerAuth,
   }, (request) => leases.completeTask(deps, memberOf(request), runners.get(request), request.params.taskId, request.body))
+}
+
+/** The runner owner's actor, with their current membership of the runner's workspace. */
+async function ownerActor(deps: AppDeps, workspaceId: string, accountId: string, sessionId: string) {
+  const member = await findMember(deps.database.db, workspaceId, accountId)
+  if (!member) throw new AppError('invalid_runner_token', 'The runner\'s owner is no longer a member of its workspace.')
+  return {
+    accountId, email: member.email, name: member.name, sessionId,
+    membership: { workspaceId, accessRole: member.access_role, contentPermission: member.content_permission, jobRole: member.job_role },
+  }
+}
+
+/** ports.runnerActor: a runner token's owner, for routes that let a runner act for its owner (agent tools). */
+export function runnerActorPort(deps: AppDeps) {
+  return async (token: string) => {
+    const runner = await service.activeRunner(deps, token)
+    if (!runner) throw new AppError('invalid_runner_token', 'This runner token is unknown or its runner was revoked; pair the runner again.')
+    return ownerActor(deps, runner.workspace_id, runner.account_id, runner.id)
+  }
 }

@@ -117,6 +117,25 @@ eachDatabase('local runner', (h) => {
     })
   })
 
+  describe('agent tools on the owner\'s behalf', () => {
+    it('lets a runner list and call agent tools with its token; nothing else, and not once revoked', async () => {
+      const runner = await pairRunner(h, owner)
+      const tools = await runner.request('GET', '/v1/agent/external-tools')
+      expect(tools.statusCode, tools.body).toBe(200)
+      expect(Array.isArray(tools.json().tools)).toBe(true)
+      // A tool that does not exist is the owner's 404, not a 401: the runner acts as its owner.
+      const call = await runner.request('POST', '/v1/agent/external-tools/github_create_issue__con_01JAAAAAAAAAAAAAAAAAAAAAAA', { input: { title: 'x' } })
+      expect(call.statusCode, call.body).toBe(404)
+      // Routes that do not take a runner's token answer 401 to it.
+      expect((await runner.request('GET', '/v1/projects')).statusCode).toBe(401)
+      expect((await h.app.inject({ method: 'GET', url: '/v1/agent/external-tools', headers: { authorization: 'Bearer crt_forged' } })).json().code).toBe('invalid_runner_token')
+      await owner.delete(`/v1/local-runner/runners/${runner.id}`)
+      const afterRevoke = await runner.request('GET', '/v1/agent/external-tools')
+      expect(afterRevoke.statusCode).toBe(401)
+      expect(afterRevoke.json().code).toBe('invalid_runner_token')
+    })
+  })
+
   describe('tasks', () => {
     it('queues a task from a runner-a work object when its owner asks, and needs the owner to confirm otherwise', async () => {
       const { object, task } = await queuedTask()

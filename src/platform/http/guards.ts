@@ -11,19 +11,25 @@ import { AUTH_BASE_PATH, type Auth } from '../auth/auth.ts'
 import { allows } from '../auth/policy.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from './errors.ts'
+import type { Ports } from '../ports.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Routes whose changes can revoke a session or change who may do what: sign-out and session
  * revocation (better-auth), the account and its active workspace, memberships and joining. */
 const ACCESS_CHANGING_ROUTES = [AUTH_BASE_PATH + '/', '/v1/account/', '/v1/workspace/', '/v1/invitations/']
 
-export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string }) {
+export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string; ports: Ports }) {
   const actors = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies })
   const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
   app.decorateRequest('actor', null)
   app.addHook('onRequest', async (request, reply) => {
-    if (request.is404 || !request.headers.cookie) return
-    request.actor = await actors.resolve(request.headers, reply)
+    if (request.is404) return
+    if (request.headers.cookie) request.actor = await actors.resolve(request.headers, reply)
+    // Agent tools may be called by a local runner on its owner's behalf (what they prepare still waits for approval).
+    const authorization = request.headers.authorization
+    if (!request.actor && request.routeOptions.config.runnerAccess && deps.ports.runnerActor && typeof authorization === 'string' && /^Bearer\s+\S/i.test(authorization)) {
+      request.actor = await deps.ports.runnerActor(authorization.replace(/^Bearer\s+/i, '').trim())
+    }
   })
   // onSend runs once the handler's transaction has committed and before the caller sees the answer.
   app.addHook('onSend', async (request) => {

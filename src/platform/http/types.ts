@@ -7,6 +7,8 @@ declare module 'fastify' {
     access?: Access
     /** the route honours Idempotency-Key (http/idempotency.ts) */
     idempotent?: boolean
+    /** a local runner's bearer token may stand in for its owner's session (agent tools; ports.runnerActor) */
+    runnerAccess?: boolean
   }
   interface FastifyRequest {
     actor: Actor | null
