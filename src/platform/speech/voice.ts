@@ -4,6 +4,7 @@
 // Two windows of speech either side of a word boundary are compared by both.
 import { SAMPLE_RATE } from './audio.ts'
 import { framePitch } from './pitch.ts'
+import { fft } from './fft.ts'
 
 const HOP = (SAMPLE_RATE / 1000) * 20
 const WINDOW = 512
@@ -21,42 +22,6 @@ const EDGES = (() => {
   return Array.from({ length: BANDS + 1 }, (_, index) => Math.round((hz(low + ((high - low) * index) / BANDS) * WINDOW) / SAMPLE_RATE))
 })()
 const HANN = Float64Array.from({ length: WINDOW }, (_, index) => 0.5 - 0.5 * Math.cos((2 * Math.PI * index) / (WINDOW - 1)))
-
-/** In-place radix-2 FFT (re, im of length WINDOW). */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length
-  for (let i = 1, j = 0; i < n; i += 1) {
-    let bit = n >> 1
-    for (; j & bit; bit >>= 1) j ^= bit
-    j ^= bit
-    if (i < j) {
-      ;[re[i], re[j]] = [re[j]!, re[i]!]
-      ;[im[i], im[j]] = [im[j]!, im[i]!]
-    }
-  }
-  for (let size = 2; size <= n; size <<= 1) {
-    const angle = (-2 * Math.PI) / size
-    const wr = Math.cos(angle)
-    const wi = Math.sin(angle)
-    for (let start = 0; start < n; start += size) {
-      let cr = 1
-      let ci = 0
-      for (let k = 0; k < size / 2; k += 1) {
-        const a = start + k
-        const b = a + size / 2
-        const tr = re[b]! * cr - im[b]! * ci
-        const ti = re[b]! * ci + im[b]! * cr
-        re[b] = re[a]! - tr
-        im[b] = im[a]! - ti
-        re[a] = re[a]! + tr
-        im[a] = im[a]! + ti
-        const next = cr * wr - ci * wi
-        ci = cr * wi + ci * wr
-        cr = next
-      }
-    }
-  }
-}
 
 function frameBands(samples: Int16Array, start: number, re: Float64Array, im: Float64Array): Float64Array | undefined {
   let energy = 0
