@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { startRecording, uploadChunk } from '../src/modules/sessions/testing.ts'
+import { wavFile } from '../src/platform/speech/audio.ts'
 import { tempDir } from './databases.ts'
 import { eachDatabase, TEST_SECRET, type Harness, type Member } from './harness.ts'
 
@@ -26,25 +27,8 @@ function expectProblem(response: LightMyRequestResponse, status: number, code: s
 
 const cursorOf = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url')
 
-/** A whole WAV file: 44-byte RIFF/WAVE header and 16-bit mono PCM at 16 kHz. */
-export function wavBytes(samples = 1600): Buffer {
-  const data = samples * 2
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0)
-  header.writeUInt32LE(36 + data, 4)
-  header.write('WAVE', 8)
-  header.write('fmt ', 12)
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(16000, 24)
-  header.writeUInt32LE(32000, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write('data', 36)
-  header.writeUInt32LE(data, 40)
-  return Buffer.concat([header, Buffer.alloc(data, 1)])
-}
+/** A whole WAV file of quiet 16-bit mono PCM at 16 kHz. */
+const wavBytes = (samples = 1600): Buffer => wavFile(new Int16Array(samples).fill(257))
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200, 7)])
 

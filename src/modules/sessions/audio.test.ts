@@ -3,6 +3,10 @@ import { expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { AUDIO_CHUNK_MAX_BYTES } from './content-type.ts'
 import { audioBytes, joinWorkspace, startRecording, uploadChunk } from './testing.ts'
+import { wavFile } from '../../platform/speech/audio.ts'
+
+/** The bytes as 16-bit PCM samples behind a RIFF/WAVE header. */
+const wavOf = (bytes: Buffer) => wavFile(new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1))))
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
@@ -95,7 +99,7 @@ eachDatabase('audio ingestion', (h) => {
     ]
     for (const [index, [sent, stored]] of accepted.entries()) {
       // a WAV chunk is a whole WAV file (its header is checked); the others may be continuations
-      const body = stored === 'audio/wav' ? wavFile(audioBytes(`t${index}`)) : audioBytes(`t${index}`)
+      const body = stored === 'audio/wav' ? wavOf(audioBytes(`t${index}`)) : audioBytes(`t${index}`)
       const response = await uploadChunk(owner, session.id, `t${index}`, body, { contentType: sent })
       expect(response.statusCode, sent).toBe(200)
       const listed = (await owner.get(`/v1/sessions/${session.id}/chunks`)).json().chunks
@@ -179,21 +183,3 @@ eachDatabase('audio ingestion', (h) => {
     expect(updates.map((event) => (event.data as { chunkCount: number }).chunkCount)).toEqual([0, 1])
   })
 })
-
-/** `samples` (16-bit mono PCM at 16 kHz) behind a 44-byte RIFF/WAVE header. */
-function wavFile(samples: Buffer): Buffer {
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0)
-  header.writeUInt32LE(36 + samples.length, 4)
-  header.write('WAVEfmt ', 8)
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(16000, 24)
-  header.writeUInt32LE(32000, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write('data', 36)
-  header.writeUInt32LE(samples.length, 40)
-  return Buffer.concat([header, samples])
-}
