@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound, type FieldError } from '../../platform/
 import { nowIso, newId, sha256Hex } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
-import { requireProject, type Caller } from './caller.ts'
+import { assertUsable, requireProject, type Caller } from './caller.ts'
 import { grantOnCreate } from './access.ts'
 
 export { requireProject, type Caller }
@@ -255,7 +255,7 @@ function openSecret(deps: AppDeps, row: repo.ConnectionRow): Record<string, stri
 
 /** What a connector needs to call the provider: the fresh, decrypted credential. */
 export async function connectionContext(deps: AppDeps, row: repo.ConnectionRow, signal?: AbortSignal): Promise<ConnectionContext> {
-  if (row.status !== 'active') throw new AppError('connection_not_ready', `The connection ${row.alias} is ${row.status}.`)
+  assertUsable(row)
   const fresh = needsRefresh(row) ? await refreshConnection(deps, row.id) : row
   return {
     connectionId: row.id, credential: openSecret(deps, fresh), settings: JSON.parse(fresh.settings) as Record<string, unknown>,

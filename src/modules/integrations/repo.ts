@@ -83,6 +83,18 @@ export const findActionById = (db: Executor, id: string) =>
 export const updateAction = (db: Executor, id: string, values: Updateable<ExternalActionTable>) =>
   db.updateTable('external_actions').set(values).where('id', '=', id).execute()
 
+/** Actions prepared from this recommendation that have not run yet (prepared or approved). */
+export const listPendingActionsOf = (db: Executor, recommendationId: string) =>
+  db.selectFrom('external_actions').selectAll().where('recommendation_id', '=', recommendationId).where('state', 'in', ['prepared', 'approved']).execute()
+
+/** Marks pending actions superseded and voids their approvals; answers how many moved. */
+export async function supersedeActions(db: Executor, ids: string[], now: string) {
+  if (ids.length === 0) return 0
+  const result = await db.updateTable('external_actions').set({ state: 'superseded', approval_token_hash: null, approval_expires_at: null, updated_at: now })
+    .where('id', 'in', ids).where('state', 'in', ['prepared', 'approved']).executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
 export const listSetActions = (db: Executor, workSetId: string) =>
   db.selectFrom('external_actions').selectAll().where('work_set_id', '=', workSetId).orderBy('id').execute()
 
