@@ -311,6 +311,13 @@ eachDatabase('integrations', (h) => {
     const detail = (await team.viewer.get(`/v1/worksets/${item.workSetId}`)).json()
     expect(detail.actions).toEqual([expect.objectContaining({ id: prepared.json().id, state: 'succeeded', workObjectId: item.id, receipt: expect.objectContaining({ state: 'succeeded', url: expect.any(String) }) })])
     expect(detail.executions).toEqual([expect.objectContaining({ id: executed.json().receipt.executionId, state: 'succeeded', workObjectId: item.id })])
+    const receipt = detail.actions[0].receipt
+    const object = (await team.viewer.get(`/v1/workobjects/${item.id}`)).json()
+    expect(object.externalRefs).toEqual([{
+      provider: 'github', externalId: receipt.externalId, url: receipt.url, summary: expect.any(String),
+      actionId: prepared.json().id, executionId: executed.json().receipt.executionId, at: expect.any(String),
+    }])
+    expect(detail.workObjects.find((one: { id: string }) => one.id === item.id).externalRefs).toEqual(object.externalRefs)
     const events = await eventsOf(h, item.conversationId)
     const executionEvents = events.filter((event) => event.type === 'execution.updated')
     expect(executionEvents.map((event) => event.data.executionState)).toEqual(['queued', 'succeeded'])
