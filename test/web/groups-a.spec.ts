@@ -106,6 +106,13 @@ test.describe('billing, runners and integrations screens', () => {
     await decision.getByRole('button', { name: 'Send it now' }).click()
     await expect(decision.getByTestId('execution')).toContainText('Execution: succeeded', { timeout: 20_000 })
     expect(delivered.some((body) => body.includes('We ship on Friday'))).toBe(true)
+    // Its receipt is on the work object: shown in its details after a reload.
+    await page.reload()
+    const sent = page.getByTestId('work-object').filter({ hasText: 'We ship on Friday' })
+    await sent.getByText('Details', { exact: true }).click()
+    await expect(sent.getByTestId('external-refs')).toContainText('webhook')
+    await expect(sent.getByTestId('external-refs')).toContainText('Delivered to 127.0.0.1')
+    await expectAccessible(page, 'a work object with a receipt')
 
     // The project's connections are listed (no secret shown); the webhook one is revoked after a confirmation.
     await page.goto(`${server.baseUrl}/integrations?project=${project.id}`)
