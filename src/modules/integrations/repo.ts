@@ -30,8 +30,14 @@ export const listConnections = (db: Executor, workspaceId: string, ids: string[]
   ? Promise.resolve([] as ConnectionRow[])
   : db.selectFrom('integration_connections').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute()
 
-export const updateConnection = (db: Executor, id: string, values: Updateable<IntegrationConnectionTable>) =>
-  db.updateTable('integration_connections').set(values).where('id', '=', id).execute()
+/**
+ * Updates a connection unless it was revoked (revocation is final: a token refresh or an OAuth
+ * callback that finishes after it must not store secrets again). Answers whether a row changed.
+ */
+export async function updateConnection(db: Executor, id: string, values: Updateable<IntegrationConnectionTable>) {
+  const result = await db.updateTable('integration_connections').set(values).where('id', '=', id).where('status', '!=', 'revoked').executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
 
 // ---- access ----
 
