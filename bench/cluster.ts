@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import pg from 'pg'
 import { postJson, startMailCatcher, type MailCatcher } from '../test/e2e/server.ts'
 import { loadAudio, loadFanout, loadReads, loadS3Puts, type Rate } from './cluster-load.ts'
 import { ensureHaproxy, startHaproxy, type Balancer } from './haproxy.ts'
@@ -49,6 +50,12 @@ async function startS3(): Promise<{ env: Record<string, string>; pid: number | u
   }
 }
 
+function withApplicationName(url: string) {
+  const parsed = new URL(url)
+  parsed.searchParams.set('application_name', 'confer-cluster-bench')
+  return parsed.toString()
+}
+
 let accounts = 0
 async function signIn(baseUrl: string, mail: MailCatcher): Promise<string> {
   const email = `cluster-${Date.now()}-${(accounts += 1)}@example.com`
@@ -73,11 +80,40 @@ async function recordingSession(baseUrl: string, cookie: string) {
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ')
 const fixed = (value: number) => value.toFixed(0).padStart(7)
 
+/** cores used on average during a load: the nodes together, their PostgreSQL backends, s3rver, haproxy, the load generator */
+type Cores = { nodes: number; postgres: number; s3: number; balancer: number; client: number }
+type Measured<T> = T & { cores: Cores }
 type Row = {
-  nodes: number; reads: Rate; audio: Rate; fanout: Rate & { sockets: number; deliveries: number; expected: number }
+  nodes: number; reads: Measured<Rate>; audio: Measured<Rate>; fanout: Measured<Rate & { sockets: number; deliveries: number; expected: number }>
   loadBefore: string; loadAfter: string
-  /** cores used on average during the three loads: the nodes together, s3rver, haproxy, the load generator */
-  cores: { nodes: number; s3: number; balancer: number; client: number }
+}
+const coresLine = (cores: Cores) => `nodes ${cores.nodes.toFixed(2)}, PostgreSQL ${cores.postgres.toFixed(2)}, s3rver ${cores.s3.toFixed(2)}, ` +
+  `haproxy ${cores.balancer.toFixed(2)}, load generator ${cores.client.toFixed(2)}`
+
+/** The nodes' PostgreSQL backends (their pools carry application_name=confer-cluster-bench). */
+async function backendPids(): Promise<number[]> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+  await client.connect()
+  const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where application_name = 'confer-cluster-bench'")
+  await client.end()
+  return rows.map((row) => row.pid)
+}
+
+async function measure<T>(measured: Running[], run: () => Promise<T>): Promise<Measured<T>> {
+  const pids = await backendPids()
+  const cpu = () => ({
+    nodes: measured.reduce((sum, node) => sum + cpuSeconds(node.child.pid), 0), postgres: pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    s3: cpuSeconds(s3.pid), balancer: cpuSeconds(balancer?.pid), client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6, at: performance.now(),
+  })
+  const before = cpu()
+  const result = await run()
+  const after = cpu()
+  const seconds = (after.at - before.at) / 1000
+  const used = (pick: (sample: typeof before) => number) => (pick(after) - pick(before)) / seconds
+  return {
+    ...result,
+    cores: { nodes: used((x) => x.nodes), postgres: used((x) => x.postgres), s3: used((x) => x.s3), balancer: used((x) => x.balancer), client: used((x) => x.client) },
+  }
 }
 
 const database = await createTestDatabase('postgres')
@@ -91,7 +127,7 @@ const rows: Row[] = []
 try {
   ensureHaproxy()
   const env = {
-    ...(BLOBS === 's3' ? s3.env : { BLOB_STORE: 'database' }), NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATABASE_URL: database.url,
+    ...(BLOBS === 's3' ? s3.env : { BLOB_STORE: 'database' }), NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATABASE_URL: withApplicationName(database.url),
     PUBLIC_URL: baseUrl, SMTP_URL: mail.url, STT_ENGINE: 'client', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
   }
   const startNode = async () => nodes.push(await startProcess('src/main.ts', { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'confer-cluster-')) }, '/healthz'))
@@ -99,7 +135,7 @@ try {
   balancer = await startHaproxy(balancerPort, nodes.map((node) => Number(new URL(node.url).port)))
   const reader = await signIn(baseUrl, mail)
   const writer = await signIn(baseUrl, mail)
-  const sessions = []
+  const sessions: { cookie: string; id: string }[] = []
   for (let index = 0; index < AUDIO_SESSIONS; index += 1) sessions.push(await recordingSession(baseUrl, await signIn(baseUrl, mail)))
   console.log(`Confer cluster bench: 1 PostgreSQL, ${BLOBS === 's3' ? 'S3-compatible store (s3rver)' : 'blobs in the database'}, haproxy round-robin; ` +
     `${process.env.BENCH_DURATION ?? 8} s per load; ${SOCKETS} sockets; load average ${load()}`)
@@ -113,40 +149,31 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 3000))
     const loadBefore = load()
     const measured = nodes.slice(0, size)
-    const cpu = () => ({
-      nodes: measured.reduce((sum, node) => sum + cpuSeconds(node.child.pid), 0), s3: cpuSeconds(s3.pid), balancer: cpuSeconds(balancer?.pid),
-      client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6, at: performance.now(),
-    })
-    const before = cpu()
-    const reads = await loadReads(`${baseUrl}/v1/account/current`, reader)
-    const audio = await loadAudio(baseUrl, sessions)
-    const fanout = await loadFanout(baseUrl, writer, SOCKETS)
-    const after = cpu()
-    const seconds = (after.at - before.at) / 1000
-    const cores = {
-      nodes: (after.nodes - before.nodes) / seconds, s3: (after.s3 - before.s3) / seconds,
-      balancer: (after.balancer - before.balancer) / seconds, client: (after.client - before.client) / seconds,
-    }
-    const row = { nodes: size, reads, audio, fanout, loadBefore, loadAfter: load(), cores }
+    const reads = await measure(measured, () => loadReads(`${baseUrl}/v1/account/current`, reader))
+    const audio = await measure(measured, () => loadAudio(baseUrl, sessions))
+    const fanout = await measure(measured, () => loadFanout(baseUrl, writer, SOCKETS))
+    const row = { nodes: size, reads, audio, fanout, loadBefore, loadAfter: load() }
     rows.push(row)
     console.log(`${size} node(s)  GET /v1/account/current ${fixed(reads.perSecond)} req/s (p50 ${reads.p50} p99 ${reads.p99} ms)` +
       `  audio ${fixed(audio.perSecond)} chunks/s (p50 ${audio.p50} p99 ${audio.p99} ms)` +
       `  fan-out ${fixed(fanout.perSecond)} events/s to ${fanout.sockets} sockets (${fanout.deliveries}/${fanout.expected} delivered, p50 ${fanout.p50} p99 ${fanout.p99} ms)` +
-      `  failures ${reads.failures}/${audio.failures}/${fanout.failures}  load ${loadBefore} → ${row.loadAfter}` +
-      `  cores used: nodes ${cores.nodes.toFixed(2)}, s3rver ${cores.s3.toFixed(2)}, haproxy ${cores.balancer.toFixed(2)}, load generator ${cores.client.toFixed(2)}`)
+      `  failures ${reads.failures}/${audio.failures}/${fanout.failures}  load ${loadBefore} → ${row.loadAfter}`)
+    for (const [name, figures] of [['reads', reads], ['audio', audio], ['fan-out', fanout]] as const) console.log(`    cores during ${name}: ${coresLine(figures.cores)}`)
   }
   // Factors against the mean of the 1-node runs (BENCH_CLUSTER_NODES=1,2,4,4,2,1 repeats each size).
   const ones = rows.filter((row) => row.nodes === 1)
   const mean = (pick: (row: Row) => number) => ones.reduce((sum, row) => sum + pick(row), 0) / Math.max(1, ones.length)
   const one = { reads: { perSecond: mean((row) => row.reads.perSecond) }, audio: { perSecond: mean((row) => row.audio.perSecond) }, fanout: { perSecond: mean((row) => row.fanout.perSecond) } }
   const factor = (value: number, base: number) => `×${(value / base).toFixed(2)}`
-  console.log('\n| nodes | reads req/s | ingestion chunks/s (p50/p99 ms) | fan-out events/s (p50/p99 ms) | load avg before → after | cores: nodes / s3rver / haproxy / load gen. |')
-  console.log('|---|---|---|---|---|---|')
+  const perCore = (rate: Measured<Rate>) => (rate.perSecond / Math.max(0.01, rate.cores.nodes + rate.cores.postgres)).toFixed(0)
+  console.log('\nnodes: throughput (scaling factor against 1 node; p50/p99 ms) [per core-second of nodes + their PostgreSQL backends]')
+  console.log('| nodes | reads req/s | ingestion chunks/s | fan-out events/s | load avg before → after |')
+  console.log('|---|---|---|---|---|')
   for (const row of rows) {
-    console.log(`| ${row.nodes} | ${row.reads.perSecond.toFixed(0)} (${factor(row.reads.perSecond, one.reads.perSecond)}) ` +
-      `| ${row.audio.perSecond.toFixed(0)} (${factor(row.audio.perSecond, one.audio.perSecond)}; ${row.audio.p50}/${row.audio.p99}) ` +
-      `| ${row.fanout.perSecond.toFixed(0)} (${factor(row.fanout.perSecond, one.fanout.perSecond)}; ${row.fanout.p50}/${row.fanout.p99}) ` +
-      `| ${row.loadBefore} → ${row.loadAfter} | ${row.cores.nodes.toFixed(2)} / ${row.cores.s3.toFixed(2)} / ${row.cores.balancer.toFixed(2)} / ${row.cores.client.toFixed(2)} |`)
+    console.log(`| ${row.nodes} | ${row.reads.perSecond.toFixed(0)} (${factor(row.reads.perSecond, one.reads.perSecond)}; ${row.reads.p50}/${row.reads.p99}) [${perCore(row.reads)}] ` +
+      `| ${row.audio.perSecond.toFixed(0)} (${factor(row.audio.perSecond, one.audio.perSecond)}; ${row.audio.p50}/${row.audio.p99}) [${perCore(row.audio)}] ` +
+      `| ${row.fanout.perSecond.toFixed(0)} (${factor(row.fanout.perSecond, one.fanout.perSecond)}; ${row.fanout.p50}/${row.fanout.p99}) [${perCore(row.fanout)}] ` +
+      `| ${row.loadBefore} → ${row.loadAfter} |`)
   }
 } finally {
   await balancer?.stop()
