@@ -102,17 +102,23 @@ async function backendPids(): Promise<number[]> {
 async function measure<T>(measured: Running[], run: () => Promise<T>): Promise<Measured<T>> {
   const pids = await backendPids()
   const cpu = () => ({
-    nodes: measured.reduce((sum, node) => sum + cpuSeconds(node.child.pid), 0), postgres: pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    nodes: measured.reduce((sum, node) => sum + cpuSeconds(node.child.pid), 0),
     s3: cpuSeconds(s3.pid), balancer: cpuSeconds(balancer?.pid), client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6, at: performance.now(),
   })
   const before = cpu()
+  const backendsBefore = pids.map(cpuSeconds)
   const result = await run()
   const after = cpu()
+  // A backend that ended during the load reads 0 afterwards: count only those still there.
+  const postgres = pids.reduce((sum, pid, index) => {
+    const now = cpuSeconds(pid)
+    return sum + (now > 0 ? Math.max(0, now - backendsBefore[index]!) : 0)
+  }, 0)
   const seconds = (after.at - before.at) / 1000
   const used = (pick: (sample: typeof before) => number) => (pick(after) - pick(before)) / seconds
   return {
     ...result,
-    cores: { nodes: used((x) => x.nodes), postgres: used((x) => x.postgres), s3: used((x) => x.s3), balancer: used((x) => x.balancer), client: used((x) => x.client) },
+    cores: { nodes: used((x) => x.nodes), postgres: postgres / seconds, s3: used((x) => x.s3), balancer: used((x) => x.balancer), client: used((x) => x.client) },
   }
 }
 
