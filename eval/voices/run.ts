@@ -17,7 +17,7 @@ import { builtinEmbedder, centroid } from '../../src/platform/speech/embedding/i
 import { medianPitch } from '../../src/platform/speech/pitch.ts'
 import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, type KnownSpeaker } from '../../src/platform/speech/speakers.ts'
 import { detectUtterances } from '../../src/platform/speech/vad.ts'
-import { development, heldOut, SESSION_SEEDS, SESSIONS, type Roster, type Voice } from './split.ts'
+import { development, heldOut, heldOut2, SESSION_SEEDS, SESSIONS, type Roster, type Voice } from './split.ts'
 
 const SENTENCES = [
   'Let us start with the status of the mobile release.', 'The build failed twice last night because of a flaky test.',
@@ -42,12 +42,12 @@ mkdirSync(cache, { recursive: true })
 
 /** 16 kHz mono samples of one utterance (cached by voice and text). */
 function speak(voice: Voice, text: string): Int16Array {
-  const key = createHash('sha256').update(`${voice.id}\n${text}`).digest('hex').slice(0, 24)
+  const key = createHash('sha256').update(`${voice.id}\n${voice.options ? `${voice.options.join(' ')}\n` : ''}${text}`).digest('hex').slice(0, 24)
   const pcm = path.join(cache, `${key}.pcm`)
   if (!existsSync(pcm)) {
     const wav = path.join(cache, `${key}.wav`)
-    if (voice.synthesizer === 'flite') execFileSync('flite', ['-voice', voice.voice, '-t', text, '-o', wav])
-    else execFileSync('espeak-ng', ['-v', voice.voice, '-w', wav, text])
+    if (voice.synthesizer === 'flite') execFileSync('flite', ['-voice', voice.voice, ...voice.options ?? [], '-t', text, '-o', wav])
+    else execFileSync('espeak-ng', ['-v', voice.voice, ...voice.options ?? [], '-w', wav, text])
     writeFileSync(pcm, execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', wav, '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { maxBuffer: 1 << 26 }))
   }
   return pcmSamples(readFileSync(pcm))
@@ -93,8 +93,8 @@ function synthesizeSession(roster: Roster, seed: number) {
 
 export async function runVoiceEval(argv: string[]) {
   const splitName = argv.find((argument) => argument.startsWith('--voices='))?.slice('--voices='.length) ?? 'held-out'
-  const roster = splitName === 'development' ? development : heldOut
-  const seed = splitName === 'development' ? SESSION_SEEDS.development : SESSION_SEEDS.heldOut
+  const roster = splitName === 'development' ? development : splitName === 'held-out-2' ? heldOut2 : heldOut
+  const seed = splitName === 'development' ? SESSION_SEEDS.development : splitName === 'held-out-2' ? SESSION_SEEDS.heldOut2 : SESSION_SEEDS.heldOut
   const engine = builtinEmbedder()
   const thresholds = { match: engine.matchThreshold, suggest: engine.suggestThreshold }
   const candidates = await Promise.all(roster.enrolled.map(async (voice) => ({
