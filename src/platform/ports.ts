@@ -62,6 +62,8 @@ export type Voiceprints = {
   load(executor: Executor, sessionId: string): Promise<Map<string, Voiceprint>>
   /** stores changed voiceprints inside the transcription's transaction and schedules identification */
   save(executor: Executor, input: { sessionId: string; workspaceId: string; speakers: Array<Voiceprint & { speakerId: string }> }): Promise<void>
+  /** the workspace's enrolled, consenting members' profiles: diarization's anchors (platform/speech/speakers.ts) */
+  anchors(executor: Executor, workspaceId: string): Promise<number[][]>
 }
 
 /**

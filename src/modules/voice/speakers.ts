@@ -8,13 +8,17 @@ import { centroid } from '../../platform/speech/embedding/index.ts'
 import { speakerLabel } from '../../platform/speech/speakers.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { labelSpeaker } from '../transcripts/index.ts'
+import { candidatesOf } from './candidates.ts'
 import * as repo from './repo.ts'
 
 export const IDENTIFY_JOB = 'voice.identify'
 
 /** The port transcription uses: session speakers' running embeddings live in voice_speakers. */
-export function voiceprintStore(): Voiceprints {
+export function voiceprintStore(deps: AppDeps): Voiceprints {
   return {
+    async anchors(_executor, workspaceId) {
+      return (await candidatesOf(deps, workspaceId)).map((candidate) => candidate.embedding)
+    },
     async load(executor, sessionId) {
       const voices = await repo.sessionVoices(executor, sessionId)
       return new Map(voices.filter((voice) => voice.embedding && voice.state !== 'opted-out')
