@@ -168,6 +168,8 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       updated_at: now,
     })
     if (!saved) return false
+    // Segments carry their speaker's current label: a name once identified or set by a person.
+    const labels = new Map((await repo.listSpeakers(trx, sessionId)).map((speaker) => [speaker.speaker_id, speaker.label]))
     let openId: string | null = null
     for (const [index, utterance] of spoken.entries()) {
       const result = recognized[index]!
@@ -227,7 +229,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
           await repo.insertSegment(trx, row)
         }
         await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
-          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speakerId),
+          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: labels.get(speakerId) ?? speakerLabel(speakerId),
         })
       }
     }

@@ -18,6 +18,7 @@ export const TranscriptSegment = Type.Object({
   startMs: Type.Integer({ description: 'From the start of the session\'s audio.' }),
   endMs: Type.Integer(),
   speakerId: Type.Optional(Type.String({ description: 'Stable within the session (spk_1, spk_2, … by first appearance; client ids as sent).' })),
+  speakerLabel: Type.Optional(Type.String({ description: 'The speaker\'s current label: a name once identified or named by a person, else "Speaker N" (as in `speakers`).' })),
   text: Type.String(),
   status: Type.Union([Type.Literal('partial'), Type.Literal('final')], { description: 'A partial becomes final under the same id.' }),
   source: Type.Union([Type.Literal('server'), Type.Literal('client')]),
@@ -60,8 +61,14 @@ export function transcriptRoutes(base: FastifyInstance, deps: AppDeps) {
     })
     const page = paginate(rows, limit, (row) => [row.start_ms, row.id])
     const speakers = await repo.listSpeakers(deps.database.db, sessionId)
+    const labels = new Map(speakers.map((speaker) => [speaker.speaker_id, speaker.label]))
     return {
-      sessionId, segments: page.items.map(presentSegment), speakers: speakers.map(presentSpeaker),
+      sessionId,
+      segments: page.items.map((row) => {
+        const label = row.speaker_id ? labels.get(row.speaker_id) : undefined
+        return { ...presentSegment(row), ...(label ? { speakerLabel: label } : {}) }
+      }),
+      speakers: speakers.map(presentSpeaker),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     }
   })

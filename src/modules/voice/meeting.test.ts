@@ -95,5 +95,12 @@ eachDatabase('naming speakers in a recorded meeting', (h) => {
     const nextTurns = await labelsOfTurns(owner, next.session.id, next.spoken)
     expect(nextTurns.find((turn) => turn.voice === 'slt')!.label).toBe(nameOf(owner.accountId))
     expect(nextTurns.find((turn) => turn.voice === 'rms')!.label).toMatch(/^Speaker \d+$/)
+    // Once named, the speaker's segments carry the name: in transcript reads and in the last transcript.final.
+    const named = nextTurns.find((turn) => turn.voice === 'slt')!.speakerId
+    const read = (await owner.get(`/v1/sessions/${next.session.id}/transcript?limit=200`)).json() as { segments: Array<{ speakerId: string; speakerLabel?: string }> }
+    expect(read.segments.filter((segment) => segment.speakerId === named).map((segment) => segment.speakerLabel)).toContain(nameOf(owner.accountId))
+    const finals = (await h.app.deps.events.readAfter(next.session.conversationId, 0, 1000))
+      .filter((event) => event.type === 'transcript.final' && (event.data as { speakerId?: string }).speakerId === named)
+    expect((finals.at(-1)!.data as { speakerLabel: string }).speakerLabel).toBe(nameOf(owner.accountId))
   }, 400_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })
