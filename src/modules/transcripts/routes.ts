@@ -35,7 +35,16 @@ export const TranscriptSegment = Type.Object({
 const Transcript = Type.Object({
   sessionId: Type.String(),
   segments: Type.Array(Type.Ref('TranscriptSegment')),
-  speakers: Type.Array(Type.Object({ speakerId: Type.String(), label: Type.String(), pitchHz: Type.Optional(Type.Integer()) })),
+  speakers: Type.Array(Type.Object({
+    speakerId: Type.String(), label: Type.String(), pitchHz: Type.Optional(Type.Integer()),
+    voice: Type.Optional(Type.Object({
+      state: Type.Union([Type.Literal('named'), Type.Literal('suggested'), Type.Literal('unnamed'), Type.Literal('opted-out')]),
+      identityId: Type.Optional(Type.String()),
+      suggestion: Type.Optional(Type.Object({ identityId: Type.String(), displayName: Type.String(), score: Type.Number() }, {
+        description: 'A near match a person confirms: PATCH /v1/workspace/voice-identities/{identityId} with `confirmSpeaker` (or `declineSpeaker`).',
+      })),
+    }, { description: 'What voice recognition says of this speaker (docs/voice.md), when it has a voiceprint.' })),
+  })),
   nextCursor: NextCursor,
 })
 
@@ -62,13 +71,17 @@ export function transcriptRoutes(base: FastifyInstance, deps: AppDeps) {
     const page = paginate(rows, limit, (row) => [row.start_ms, row.id])
     const speakers = await repo.listSpeakers(deps.database.db, sessionId)
     const labels = new Map(speakers.map((speaker) => [speaker.speaker_id, speaker.label]))
+    const voices = await deps.ports.voiceprints?.speakerVoices(deps.database.db, membership.workspaceId, sessionId)
     return {
       sessionId,
       segments: page.items.map((row) => {
         const label = row.speaker_id ? labels.get(row.speaker_id) : undefined
         return { ...presentSegment(row), ...(label ? { speakerLabel: label } : {}) }
       }),
-      speakers: speakers.map(presentSpeaker),
+      speakers: speakers.map((speaker) => {
+        const voice = voices?.get(speaker.speaker_id)
+        return { ...presentSpeaker(speaker), ...(voice ? { voice } : {}) }
+      }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     }
   })

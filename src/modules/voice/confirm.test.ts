@@ -46,6 +46,8 @@ eachDatabase('confirming a suggested speaker', (h) => {
   it('names the speaker in transcript reads and events; the engine keeps it; 400, 401, 403, 404', async () => {
     const { owner, viewer, outsider, session, identityId, name } = await suggested(h)
     const url = `/v1/workspace/voice-identities/${identityId}`
+    const before = (await viewer.get(`/v1/sessions/${session.id}/transcript`)).json()
+    expect(before.speakers[0]).toMatchObject({ label: 'Speaker 1', voice: { state: 'suggested', suggestion: { identityId, displayName: name } } })
     const confirm = { confirmSpeaker: { sessionId: session.id, speakerId: 'spk_1' } }
     expect((await h.anonymous.patch(url, confirm)).statusCode).toBe(401)
     expect((await viewer.patch(url, confirm)).statusCode).toBe(403)
@@ -61,7 +63,7 @@ eachDatabase('confirming a suggested speaker', (h) => {
     expect(confirmed.statusCode, confirmed.body).toBe(200)
     expect(confirmed.json().sessionSpeakers).toEqual([expect.objectContaining({ sessionId: session.id, speakerId: 'spk_1', state: 'named' })])
     const transcript = (await owner.get(`/v1/sessions/${session.id}/transcript`)).json()
-    expect(transcript.speakers).toEqual([expect.objectContaining({ speakerId: 'spk_1', label: name }), expect.objectContaining({ speakerId: 'spk_2', label: 'Speaker 2' })])
+    expect(transcript.speakers).toEqual([expect.objectContaining({ speakerId: 'spk_1', label: name, voice: { state: 'named', identityId } }), expect.objectContaining({ speakerId: 'spk_2', label: 'Speaker 2' })])
     expect(transcript.segments.map((segment: { speakerLabel: string }) => segment.speakerLabel)).toEqual([name, 'Speaker 2'])
     const events = await h.app.deps.events.readAfter(session.conversationId, 0, 1000)
     expect(events.at(-1)).toMatchObject({ type: 'speaker.updated', data: { speakerId: 'spk_1', label: name, state: 'named', identityId } })

@@ -91,7 +91,8 @@ eachDatabase('naming speakers in a recorded meeting', (h) => {
     const afterOptOut = await labelsOfTurns(owner, session.id, spoken)
     expect(afterOptOut.filter((turn) => turn.voice === 'rms').every((turn) => /^Speaker \d+$/.test(turn.label!))).toBe(true)
 
-    const next = await record(h, owner, MEETING.slice(0, 2), 'second')
+    // slt speaks again after being named: that segment's transcript.final carries the name.
+    const next = await record(h, owner, [MEETING[0]!, MEETING[1]!, MEETING[3]!], 'second')
     const nextTurns = await labelsOfTurns(owner, next.session.id, next.spoken)
     expect(nextTurns.find((turn) => turn.voice === 'slt')!.label).toBe(nameOf(owner.accountId))
     expect(nextTurns.find((turn) => turn.voice === 'rms')!.label).toMatch(/^Speaker \d+$/)
