@@ -6,6 +6,7 @@
 // (voice/judge.ts, the engine's naming rule). Reports the share of
 // enrolled speakers' turns named correctly, turns of never-enrolled voices given a name, and the
 // diarization error rate (10 ms frames, hypothesis speakers mapped greedily to reference ones).
+// `VOICE_EVAL_DUMP=file.json` also writes each turn's verdict (score, s-norm, margin, utterances) for analysis.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
