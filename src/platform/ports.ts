@@ -69,6 +69,17 @@ export type Voiceprints = {
   load(executor: Executor, sessionId: string): Promise<Map<string, Voiceprint>>
   /** stores changed voiceprints inside the transcription's transaction and schedules identification */
   save(executor: Executor, input: { sessionId: string; workspaceId: string; speakers: Array<Voiceprint & { speakerId: string }> }): Promise<void>
+  /** the workspace's enrolled, consenting members' profiles: diarization's anchors (platform/speech/speakers.ts) */
+  anchors(executor: Executor, workspaceId: string): Promise<number[][]>
+  /** what voice recognition says of each session speaker (transcript reads show it) */
+  speakerVoices(executor: Executor, workspaceId: string, sessionId: string): Promise<Map<string, SpeakerVoice>>
+}
+
+export type SpeakerVoice = {
+  state: 'named' | 'suggested' | 'unnamed' | 'opted-out'
+  identityId?: string
+  /** a near match a person confirms (PATCH /v1/workspace/voice-identities/{identityId} `confirmSpeaker`) */
+  suggestion?: { identityId: string; displayName: string; score: number }
 }
 
 /**

@@ -109,6 +109,31 @@ test.describe('memory and voice', () => {
     await page.goto(`${server.baseUrl}/sessions/${kickoff.id}`)
     await expect(page.getByTestId('speaker').first()).toContainText(/Speaker|spk_1/)
 
+    // A suggestion to confirm: the engine's near match arrives with the transcript (a synthetic one
+    // here, since socket segments have no voice; the server side is src/modules/voice/confirm.test.ts),
+    // and confirming it PATCHes the voice identity with `confirmSpeaker` and names the speaker.
+    await page.route('**/v1/sessions/*/transcript*', async (route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      body.speakers = [{ speakerId: 'spk_1', label: 'Speaker 1', voice: { state: 'suggested', suggestion: { identityId: 'vid_suggested', displayName: 'Ada Lovelace', score: 0.7 } } }]
+      await route.fulfill({ response, json: body })
+    })
+    let confirmed: unknown
+    await page.route('**/v1/workspace/voice-identities/vid_suggested', async (route) => {
+      confirmed = route.request().postDataJSON()
+      await route.fulfill({ json: { id: 'vid_suggested', displayName: 'Ada Lovelace', sessionSpeakers: [] } })
+    })
+    await page.reload()
+    await expect(page.getByTestId('speaker-suggestion')).toContainText('Sounds like Ada Lovelace. Is it?')
+    await expectAccessible(page, 'session speaker suggestion')
+    await page.getByRole('button', { name: 'Yes, it is Ada Lovelace' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Named Ada Lovelace.' })).toBeVisible()
+    expect(confirmed).toEqual({ confirmSpeaker: { sessionId: kickoff.id, speakerId: 'spk_1' } })
+    await expect(page.getByTestId('speaker').first()).toContainText('Ada Lovelace')
+    await expect(page.getByTestId('speaker-suggestion')).toHaveCount(0)
+    await expect(page.locator('.speaker').filter({ hasText: 'Ada Lovelace' }).first()).toBeVisible()
+    await page.unrouteAll()
+
     // The voice page: status, and the consent step of an enrollment.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Voice' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Voice profile' })).toBeVisible()

@@ -146,6 +146,9 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   const voice = deps.speech.voice
   const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
   const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
+  // Enrolled members' voices keep a similar unenrolled voice from joining theirs (speakers.ts Anchors).
+  const profiles = await deps.ports.voiceprints?.anchors(db, session.workspace_id) ?? []
+  const anchors = profiles.length ? { profiles, similarity: voice.anchorThreshold } : undefined
   const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({
     speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz, ...voiceprints?.get(speaker.speaker_id),
   }))
@@ -165,6 +168,8 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
       updated_at: now,
     })
     if (!saved) return false
+    // Segments carry their speaker's current label: a name once identified or set by a person.
+    const labels = new Map((await repo.listSpeakers(trx, sessionId)).map((speaker) => [speaker.speaker_id, speaker.label]))
     let openId: string | null = null
     for (const [index, utterance] of spoken.entries()) {
       const result = recognized[index]!
@@ -191,7 +196,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
           const turnAudio = whole ? audio.subarray(utterance.startSample, utterance.endSample) : audio.subarray(from, to)
           const pitch = medianPitch(turnAudio)
           const embedding = await voice.embed(turnAudio, { pitchHz: pitch })
-          const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch)) || assignSpeaker(known, pitch)
+          const speaker = (embedding && assignSpeakerByVoice(known, embedding, voice.sameVoiceThreshold, pitch, anchors)) || assignSpeaker(known, pitch)
           if (speaker.isNew) {
             known.push({ speakerId: speaker.speakerId, pitchHz: speaker.pitchHz })
             await repo.upsertSpeaker(trx, { session_id: sessionId, speaker_id: speaker.speakerId, label: speakerLabel(speaker.speakerId), pitch_hz: speaker.pitchHz, created_at: now, updated_at: now })
@@ -224,7 +229,7 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
           await repo.insertSegment(trx, row)
         }
         await deps.events.append(trx, session.conversation_id, isPartial ? 'transcript.partial' : 'transcript.final', {
-          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: speakerLabel(speakerId),
+          ...presentSegment({ ...row, confidence: row.confidence }), speakerLabel: labels.get(speakerId) ?? speakerLabel(speakerId),
         })
       }
     }

@@ -18,6 +18,7 @@ export const TranscriptSegment = Type.Object({
   startMs: Type.Integer({ description: 'From the start of the session\'s audio.' }),
   endMs: Type.Integer(),
   speakerId: Type.Optional(Type.String({ description: 'Stable within the session (spk_1, spk_2, … by first appearance; client ids as sent).' })),
+  speakerLabel: Type.Optional(Type.String({ description: 'The speaker\'s current label: a name once identified or named by a person, else "Speaker N" (as in `speakers`).' })),
   text: Type.String(),
   status: Type.Union([Type.Literal('partial'), Type.Literal('final')], { description: 'A partial becomes final under the same id.' }),
   source: Type.Union([Type.Literal('server'), Type.Literal('client')]),
@@ -34,7 +35,16 @@ export const TranscriptSegment = Type.Object({
 const Transcript = Type.Object({
   sessionId: Type.String(),
   segments: Type.Array(Type.Ref('TranscriptSegment')),
-  speakers: Type.Array(Type.Object({ speakerId: Type.String(), label: Type.String(), pitchHz: Type.Optional(Type.Integer()) })),
+  speakers: Type.Array(Type.Object({
+    speakerId: Type.String(), label: Type.String(), pitchHz: Type.Optional(Type.Integer()),
+    voice: Type.Optional(Type.Object({
+      state: Type.Union([Type.Literal('named'), Type.Literal('suggested'), Type.Literal('unnamed'), Type.Literal('opted-out')]),
+      identityId: Type.Optional(Type.String()),
+      suggestion: Type.Optional(Type.Object({ identityId: Type.String(), displayName: Type.String(), score: Type.Number() }, {
+        description: 'A near match a person confirms: PATCH /v1/workspace/voice-identities/{identityId} with `confirmSpeaker` (or `declineSpeaker`).',
+      })),
+    }, { description: 'What voice recognition says of this speaker (docs/voice.md), when it has a voiceprint.' })),
+  })),
   nextCursor: NextCursor,
 })
 
@@ -60,8 +70,18 @@ export function transcriptRoutes(base: FastifyInstance, deps: AppDeps) {
     })
     const page = paginate(rows, limit, (row) => [row.start_ms, row.id])
     const speakers = await repo.listSpeakers(deps.database.db, sessionId)
+    const labels = new Map(speakers.map((speaker) => [speaker.speaker_id, speaker.label]))
+    const voices = await deps.ports.voiceprints?.speakerVoices(deps.database.db, membership.workspaceId, sessionId)
     return {
-      sessionId, segments: page.items.map(presentSegment), speakers: speakers.map(presentSpeaker),
+      sessionId,
+      segments: page.items.map((row) => {
+        const label = row.speaker_id ? labels.get(row.speaker_id) : undefined
+        return { ...presentSegment(row), ...(label ? { speakerLabel: label } : {}) }
+      }),
+      speakers: speakers.map((speaker) => {
+        const voice = voices?.get(speaker.speaker_id)
+        return { ...presentSpeaker(speaker), ...(voice ? { voice } : {}) }
+      }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     }
   })

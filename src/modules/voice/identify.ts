@@ -6,43 +6,10 @@
 import type { AppDeps } from '../../platform/deps.ts'
 import { newId } from '../../platform/ids.ts'
 import { defineJob } from '../../platform/jobs/index.ts'
-import { cosine } from '../../platform/speech/embedding/index.ts'
-import { listMembers } from '../workspace/index.ts'
+import { candidatesOf } from './candidates.ts'
+import { judge, type Candidate } from './judge.ts'
 import * as repo from './repo.ts'
 import { announceSpeaker, IDENTIFY_JOB, recomputeCentroid } from './speakers.ts'
-
-type Candidate = { accountId: string; name: string; embedding: number[] }
-
-/** Enrolled, consenting members of the workspace with a profile of the current model. */
-async function candidatesOf(deps: AppDeps, workspaceId: string): Promise<Candidate[]> {
-  const db = deps.database.db
-  const members = await listMembers(db, workspaceId)
-  const optedOut = await repo.optedOutAccounts(db, workspaceId)
-  const profiles = await repo.profilesOf(db, members.map((member) => member.account_id).filter((id) => !optedOut.has(id)))
-  return profiles.filter((profile) => profile.model_version === deps.speech.voice.modelVersion).map((profile) => {
-    const member = members.find((candidate) => candidate.account_id === profile.account_id)!
-    return { accountId: profile.account_id, name: member.name || member.email, embedding: repo.parseVector(profile.embedding)! }
-  })
-}
-
-export type Verdict = { state: 'named' | 'suggested' | 'unnamed'; candidate?: Candidate; score?: number }
-
-/** The verdict for one voiceprint against the candidates (the rule, apart from storage). */
-export function judge(embedding: number[], candidates: Candidate[], thresholds: { match: number; suggest: number }): Verdict {
-  let best: Candidate | undefined
-  let bestScore = -Infinity
-  for (const candidate of candidates) {
-    const score = cosine(embedding, candidate.embedding)
-    if (score > bestScore) {
-      best = candidate
-      bestScore = score
-    }
-  }
-  if (!best) return { state: 'unnamed' }
-  if (bestScore >= thresholds.match) return { state: 'named', candidate: best, score: bestScore }
-  if (bestScore >= thresholds.suggest) return { state: 'suggested', candidate: best, score: bestScore }
-  return { state: 'unnamed', score: bestScore }
-}
 
 export async function identifySession(deps: AppDeps, workspaceId: string, sessionId: string) {
   const candidates = await candidatesOf(deps, workspaceId)
@@ -63,7 +30,7 @@ export async function identifySession(deps: AppDeps, workspaceId: string, sessio
     }
     for (const voice of await repo.sessionVoices(trx, sessionId)) {
       if (voice.state === 'opted-out' || voice.is_manual || !voice.embedding) continue
-      const verdict = judge(repo.parseVector(voice.embedding)!, candidates, { match: engine.matchThreshold, suggest: engine.suggestThreshold })
+      const verdict = judge(repo.parseVector(voice.embedding)!, voice.embedding_weight, candidates, engine.naming, engine.cohort)
       const identity = verdict.candidate && verdict.state !== 'unnamed' ? await identityOf(verdict.candidate) : undefined
       const identityId = verdict.state === 'named' ? identity!.id : null
       const suggestedId = verdict.state === 'suggested' ? identity!.id : null

@@ -10,6 +10,7 @@ import { speakerLabel } from '../../platform/speech/speakers.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { findSpeaker, speakerSegments } from '../transcripts/index.ts'
 import { listMembers } from '../workspace/index.ts'
+import { confirmSpeaker, declineSpeaker } from './confirm.ts'
 import { presentIdentity } from './presenter.ts'
 import * as repo from './repo.ts'
 import type { PatchIdentityBody } from './schemas.ts'
@@ -57,6 +58,10 @@ export async function patchIdentity(deps: AppDeps, membership: Membership, ident
       throw badRequest('memberAccountId', 'not_a_member', 'must be a member of this workspace')
     }
   }
+  const { confirmSpeaker: confirm, declineSpeaker: decline } = input
+  if (confirm && decline && confirm.sessionId === decline.sessionId && confirm.speakerId === decline.speakerId) {
+    throw badRequest('declineSpeaker', 'contradiction', 'cannot confirm and decline the same speaker')
+  }
   return db.transaction().execute(async (trx) => {
     const identity = await identityOrNotFound(trx, membership.workspaceId, identityId)
     if (input.expectedRevision !== undefined && input.expectedRevision !== identity.revision) throw stale(identity)
@@ -73,7 +78,9 @@ export async function patchIdentity(deps: AppDeps, membership: Membership, ident
     if (!await repo.updateIdentity(trx, identity, changes)) throw stale((await repo.findIdentity(trx, membership.workspaceId, identityId))!)
     const updated = (await repo.findIdentity(trx, membership.workspaceId, identityId))!
     if (input.memberAccountId !== undefined) await recomputeCentroid(trx, updated, at)
-    await relabelSpeakers(deps, trx, updated)
+    if (confirm) await confirmSpeaker(deps, trx, updated, confirm, at)
+    if (decline) await declineSpeaker(deps, trx, updated, decline, at)
+    if (input.displayName !== undefined || input.memberAccountId !== undefined) await relabelSpeakers(deps, trx, updated)
     return present(trx, (await repo.findIdentity(trx, membership.workspaceId, identityId))!)
   })
 }

@@ -11,7 +11,7 @@ import { voiceSchemas } from './schemas.ts'
 import { voiceprintStore } from './speakers.ts'
 
 export function voiceModule(deps: AppDeps): FastifyPluginAsync {
-  deps.ports.voiceprints = voiceprintStore()
+  deps.ports.voiceprints = voiceprintStore(deps)
   return async (app) => {
     for (const schema of voiceSchemas) app.addSchema(schema)
     voiceRoutes(app, deps)

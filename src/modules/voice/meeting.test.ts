@@ -91,9 +91,17 @@ eachDatabase('naming speakers in a recorded meeting', (h) => {
     const afterOptOut = await labelsOfTurns(owner, session.id, spoken)
     expect(afterOptOut.filter((turn) => turn.voice === 'rms').every((turn) => /^Speaker \d+$/.test(turn.label!))).toBe(true)
 
-    const next = await record(h, owner, MEETING.slice(0, 2), 'second')
+    // slt speaks again after being named: that segment's transcript.final carries the name.
+    const next = await record(h, owner, [MEETING[0]!, MEETING[1]!, MEETING[3]!], 'second')
     const nextTurns = await labelsOfTurns(owner, next.session.id, next.spoken)
     expect(nextTurns.find((turn) => turn.voice === 'slt')!.label).toBe(nameOf(owner.accountId))
     expect(nextTurns.find((turn) => turn.voice === 'rms')!.label).toMatch(/^Speaker \d+$/)
+    // Once named, the speaker's segments carry the name: in transcript reads and in the last transcript.final.
+    const named = nextTurns.find((turn) => turn.voice === 'slt')!.speakerId
+    const read = (await owner.get(`/v1/sessions/${next.session.id}/transcript?limit=200`)).json() as { segments: Array<{ speakerId: string; speakerLabel?: string }> }
+    expect(read.segments.filter((segment) => segment.speakerId === named).map((segment) => segment.speakerLabel)).toContain(nameOf(owner.accountId))
+    const finals = (await h.app.deps.events.readAfter(next.session.conversationId, 0, 1000))
+      .filter((event) => event.type === 'transcript.final' && (event.data as { speakerId?: string }).speakerId === named)
+    expect((finals.at(-1)!.data as { speakerLabel: string }).speakerLabel).toBe(nameOf(owner.accountId))
   }, 400_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })

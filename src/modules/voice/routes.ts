@@ -89,7 +89,7 @@ export function voiceRoutes(base: FastifyInstance, deps: AppDeps) {
   app.patch('/v1/workspace/voice-identities/:identityId', {
     schema: {
       operationId: 'updateWorkspaceVoiceIdentity', tags,
-      summary: 'Rename (`displayName`, a manual name the engine keeps) or link to a workspace member (`memberAccountId`, null unlinks). Optional `expectedRevision`: 409 `stale_revision` with `currentRevision`.',
+      summary: 'Rename (`displayName`, a manual name the engine keeps), link to a workspace member (`memberAccountId`, null unlinks), confirm a session speaker as this voice (`confirmSpeaker`, e.g. a suggestion) or decline it (`declineSpeaker`). Optional `expectedRevision`: 409 `stale_revision` with `currentRevision`.',
       params: schemas.IdentityParams,
       body: schemas.PatchIdentityBody,
       response: { 200: Identity, ...problems(400, 401, 403, 404, 409, 429) },

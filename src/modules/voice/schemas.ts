@@ -112,6 +112,14 @@ export const PatchIdentityBody = Type.Object({
   displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
   memberAccountId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 80 }), Type.Null()], { description: 'Link to a workspace member, or null to unlink.' })),
   expectedRevision: Type.Optional(Type.Integer({ minimum: 0 })),
+  confirmSpeaker: Type.Optional(Type.Object({ sessionId: Id, speakerId: Id }, {
+    additionalProperties: false,
+    description: 'A session speaker a person confirms is this voice (typically the suggestion in `speaker.updated`): named with this identity\'s name, and never changed by the engine again.',
+  })),
+  declineSpeaker: Type.Optional(Type.Object({ sessionId: Id, speakerId: Id }, {
+    additionalProperties: false,
+    description: 'A session speaker a person says is not this voice: the suggestion (or the name) goes and the engine leaves the speaker alone.',
+  })),
 }, { additionalProperties: false, minProperties: 1 })
 export type PatchIdentityBody = Static<typeof PatchIdentityBody>
 

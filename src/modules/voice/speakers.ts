@@ -2,19 +2,37 @@
 // writes through), their labels, and the `speaker.updated` event each change sends.
 import type { AppDeps } from '../../platform/deps.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
-import type { Voiceprints } from '../../platform/ports.ts'
+import type { SpeakerVoice, Voiceprints } from '../../platform/ports.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { centroid } from '../../platform/speech/embedding/index.ts'
 import { speakerLabel } from '../../platform/speech/speakers.ts'
 import { findSessionRow } from '../sessions/index.ts'
 import { labelSpeaker } from '../transcripts/index.ts'
+import { candidatesOf } from './candidates.ts'
 import * as repo from './repo.ts'
 
 export const IDENTIFY_JOB = 'voice.identify'
 
 /** The port transcription uses: session speakers' running embeddings live in voice_speakers. */
-export function voiceprintStore(): Voiceprints {
+export function voiceprintStore(deps: AppDeps): Voiceprints {
   return {
+    async speakerVoices(executor, workspaceId, sessionId) {
+      const voices = await repo.sessionVoices(executor, sessionId)
+      const result = new Map<string, SpeakerVoice>()
+      for (const voice of voices) {
+        if (voice.workspace_id !== workspaceId) continue
+        const suggested = voice.state === 'suggested' && voice.suggested_identity_id ? await repo.findIdentity(executor, workspaceId, voice.suggested_identity_id) : undefined
+        result.set(voice.speaker_id, {
+          state: voice.state,
+          ...(voice.identity_id ? { identityId: voice.identity_id } : {}),
+          ...(suggested ? { suggestion: { identityId: suggested.id, displayName: suggested.display_name, score: Math.round((voice.score ?? 0) * 1000) / 1000 } } : {}),
+        })
+      }
+      return result
+    },
+    async anchors(_executor, workspaceId) {
+      return (await candidatesOf(deps, workspaceId)).map((candidate) => candidate.embedding)
+    },
     async load(executor, sessionId) {
       const voices = await repo.sessionVoices(executor, sessionId)
       return new Map(voices.filter((voice) => voice.embedding && voice.state !== 'opted-out')

@@ -9,12 +9,36 @@ export type KnownSpeaker = { speakerId: string; pitchHz: number | null; embeddin
 /** Median pitches further apart than this ratio (≈ 6 semitones) are never one voice. */
 const DIFFERENT_VOICE_RATIO = 1.4
 
+/**
+ * Voices known in advance (enrolled profiles) that anchor diarization: an utterance or a speaker is
+ * anchored to the profile it matches at or above `similarity` (the closest such one), and an
+ * utterance only joins a speaker with the same anchor (or both none). Two similar voices, one
+ * enrolled and one not, are then kept apart, since the enrolled one's utterances match its profile
+ * and the other's do not.
+ */
+export type Anchors = { profiles: ReadonlyArray<ArrayLike<number>>; similarity: number }
+
+export function anchorOf(embedding: ArrayLike<number>, anchors: Anchors | undefined): number {
+  let best = -1
+  let bestScore = anchors?.similarity ?? Infinity
+  for (const [index, profile] of (anchors?.profiles ?? []).entries()) {
+    const score = cosine(profile, embedding)
+    if (score >= bestScore) {
+      best = index
+      bestScore = score
+    }
+  }
+  return best
+}
+
 /** The speaker of an utterance by its embedding, or undefined when no known voice has one. */
-export function assignSpeakerByVoice(known: KnownSpeaker[], embedding: ArrayLike<number>, sameVoiceSimilarity: number, pitchHz: number | undefined) {
+export function assignSpeakerByVoice(known: KnownSpeaker[], embedding: ArrayLike<number>, sameVoiceSimilarity: number, pitchHz: number | undefined, anchors?: Anchors) {
   // A voice whose pitch is far from an utterance's is not its speaker, however alike the spectra.
   const pitchAllows = (speaker: KnownSpeaker) => pitchHz === undefined || speaker.pitchHz === null
     || Math.max(pitchHz, speaker.pitchHz) / Math.min(pitchHz, speaker.pitchHz) <= DIFFERENT_VOICE_RATIO
-  const voiced = known.filter((speaker) => speaker.embedding && pitchAllows(speaker))
+  const anchor = anchorOf(embedding, anchors)
+  const anchorAllows = (speaker: KnownSpeaker) => !anchors || anchorOf(speaker.embedding!, anchors) === anchor
+  const voiced = known.filter((speaker) => speaker.embedding && pitchAllows(speaker) && anchorAllows(speaker))
   if (!known.some((speaker) => speaker.embedding)) return undefined
   let best: KnownSpeaker | undefined
   let bestScore = -Infinity

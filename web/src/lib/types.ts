@@ -35,7 +35,9 @@ export type AudioChunk = Static<typeof sessions.AudioChunkRecord>
 
 /** A transcript segment (the share page's schema holds the same fields as the transcript route's). */
 export type TranscriptSegment = Static<typeof shares.ShareTranscriptPage>['segments'][number] & { status: 'partial' | 'final' }
-export type Speaker = { speakerId: string; label: string }
+/** What voice recognition says of a session speaker; a suggestion is confirmed by PATCH of its identity (`confirmSpeaker`). */
+export type SpeakerVoice = { state: 'named' | 'suggested' | 'unnamed' | 'opted-out'; identityId?: string; suggestion?: { identityId: string; displayName: string; score: number } }
+export type Speaker = { speakerId: string; label: string; voice?: SpeakerVoice }
 export type Transcript = { sessionId: string; segments: TranscriptSegment[]; speakers: Speaker[]; nextCursor?: string }
 
 export type WorkObject = Static<typeof work.WorkObject>

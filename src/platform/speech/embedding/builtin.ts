@@ -9,7 +9,7 @@
 import { SAMPLE_RATE } from '../sample-rate.ts'
 import { medianPitch } from '../pitch.ts'
 import { CEPSTRA, FRAME_SAMPLES, frames, HOP_SAMPLES, speechFrames } from './features.ts'
-import { BACKGROUND_MEAN, BACKGROUND_SPREAD, WHITENING } from './builtin-model.ts'
+import { BACKGROUND_MEAN, BACKGROUND_SPREAD, COHORT, WHITENING } from './builtin-model.ts'
 import type { SpeakerEmbedder } from './types.ts'
 
 export const BUILTIN_MODEL_VERSION = 'confer-mfcc-wccn-v2'
@@ -50,9 +50,13 @@ export function builtinEmbedder(): SpeakerEmbedder {
     dimension: 2 * (CEPSTRA - 1) + 1,
     input: { sampleRate: SAMPLE_RATE, channels: 1, encoding: 'pcm_s16le', frameMs: (FRAME_SAMPLES * 1000) / SAMPLE_RATE, hopMs: (HOP_SAMPLES * 1000) / SAMPLE_RATE },
     minSpeechMs: (MIN_SPEECH_FRAMES * HOP_SAMPLES * 1000) / SAMPLE_RATE,
-    matchThreshold: 0.75,
+    matchThreshold: 0.78,
     suggestThreshold: 0.6,
     sameVoiceThreshold: 0.6,
+    // Chosen on the development and first held-out voices (docs/voice.md).
+    anchorThreshold: 0.8,
+    naming: { match: 0.78, suggest: 0.6, normalizedMatch: 1.5, margin: 0.05, minUtterances: 1 },
+    cohort: COHORT,
     async embed(samples, hints) {
       const raw = rawFeatures(samples, hints?.pitchHz)
       return raw ? embedRaw(raw) : undefined

@@ -61,6 +61,10 @@ export async function sherpaEmbedder(modelPath: string, options: { matchThreshol
     matchThreshold: options.matchThreshold ?? 0.6,
     suggestThreshold: options.suggestThreshold ?? 0.45,
     sameVoiceThreshold: options.matchThreshold ?? 0.6,
+    anchorThreshold: options.matchThreshold ?? 0.6,
+    // No bundled cohort: scores are normalized against the other enrolled profiles only.
+    naming: { match: options.matchThreshold ?? 0.6, suggest: options.suggestThreshold ?? 0.45, normalizedMatch: 0, margin: 0.1, minUtterances: 2 },
+    cohort: [],
     async embed(samples) {
       if ((samples.length * 1000) / SAMPLE_RATE < MIN_SPEECH_MS) return undefined
       const stream = extractor.createStream()

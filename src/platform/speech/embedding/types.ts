@@ -17,6 +17,12 @@ export type SpeakerEmbedder = {
   sameVoiceThreshold: number
   /** cosine at or above which a voice is suggested (a person confirms) */
   suggestThreshold: number
+  /** cosine at or above which an utterance or a session speaker counts as an enrolled voice in diarization (platform/speech/speakers.ts Anchors) */
+  anchorThreshold: number
+  /** the full naming rule (voice/judge.ts): normalized score, margin and evidence on top of the cosines */
+  naming: { match: number; suggest: number; normalizedMatch: number; margin: number; minUtterances: number }
+  /** background voices (unit vectors) that scores are normalized against; empty when the model has none */
+  cohort: readonly (readonly number[])[]
   /**
    * The embedding of 16 kHz mono samples, or undefined when they hold too little speech.
    * `pitchHz`: the samples' median pitch when the caller has measured it already (saves the work).

@@ -38,7 +38,12 @@ export function LiveTranscript({ conversationId }: { sessionId: string; conversa
   useEffect(() => openStream({
     path: `/v1/conversations/${conversationId}/events`,
     onEvent(event) {
-      if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
+      if (event.type === 'transcript.partial' || event.type === 'transcript.final') {
+        const segment = event.data as LiveSegment & { speakerLabel?: string }
+        addSegments([segment])
+        // A segment carries its speaker's current label (a name once identified).
+        if (segment.speakerId && segment.speakerLabel) setSpeakers((map) => ({ ...map, [segment.speakerId!]: segment.speakerLabel! }))
+      }
       if (event.type === 'speaker.updated') setSpeakers((map) => ({ ...map, [event.data.speakerId]: event.data.label }))
     },
   }), [conversationId, addSegments])

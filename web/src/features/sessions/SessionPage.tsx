@@ -15,6 +15,16 @@ import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
 import { useLocation } from '../../app/router.ts'
 
+type Suggestion = { identityId: string; displayName: string; score: number }
+
+/** The map with `key` set to `value`, or without `key` when there is no value. */
+function without<T>(map: Record<string, T>, key: string, value: T | undefined): Record<string, T> {
+  const next = { ...map }
+  if (value === undefined) delete next[key]
+  else next[key] = value
+  return next
+}
+
 type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
 
 export function SessionPage({ id }: { id: string }) {
@@ -25,6 +35,7 @@ export function SessionPage({ id }: { id: string }) {
   const [segments, addSegments] = useSegments()
   const [speakers, setSpeakers] = useState<Record<string, string>>({})
   const [identities, setIdentities] = useState<Record<string, string>>({})
+  const [suggestions, setSuggestions] = useState<Record<string, Suggestion>>({})
   const { query } = useLocation()
   const focusSegment = query.get('segment')
   const focusWorkObject = query.get('workObject')
@@ -41,6 +52,8 @@ export function SessionPage({ id }: { id: string }) {
       if (cancelled) return
       addSegments(transcript.segments as LiveSegment[])
       setSpeakers((map) => ({ ...Object.fromEntries(transcript.speakers.map((speaker) => [speaker.speakerId, speaker.label])), ...map }))
+      setIdentities((map) => ({ ...Object.fromEntries(transcript.speakers.flatMap((speaker) => speaker.voice?.identityId ? [[speaker.speakerId, speaker.voice.identityId]] : [])), ...map }))
+      setSuggestions((map) => ({ ...Object.fromEntries(transcript.speakers.flatMap((speaker) => speaker.voice?.suggestion ? [[speaker.speakerId, speaker.voice.suggestion]] : [])), ...map }))
     }, () => undefined)
     return () => { cancelled = true }
   }, [id, addSegments])
@@ -58,11 +71,16 @@ export function SessionPage({ id }: { id: string }) {
     const close = openStream({
       path: `/v1/conversations/${conversationId}/events`,
       onEvent(event) {
-        if (event.type === 'transcript.partial' || event.type === 'transcript.final') addSegments([event.data as LiveSegment])
+        if (event.type === 'transcript.partial' || event.type === 'transcript.final') {
+          const segment = event.data as LiveSegment & { speakerLabel?: string }
+          addSegments([segment])
+          if (segment.speakerId && segment.speakerLabel) setSpeakers((map) => ({ ...map, [segment.speakerId!]: segment.speakerLabel! }))
+        }
         else if (event.type === 'speaker.updated') {
-          const { speakerId, label, identityId } = event.data as { speakerId: string; label: string; identityId?: string }
+          const { speakerId, label, identityId, suggestion } = event.data as { speakerId: string; label: string; identityId?: string; suggestion?: Suggestion }
           setSpeakers((map) => ({ ...map, [speakerId]: label }))
-          setIdentities((map) => { const next = { ...map }; if (identityId) next[speakerId] = identityId; else delete next[speakerId]; return next })
+          setIdentities((map) => without(map, speakerId, identityId))
+          setSuggestions((map) => without(map, speakerId, suggestion))
         }
         else if (event.type === 'session.updated') invalidate(`/v1/sessions/${id}`)
         else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork() }
@@ -112,10 +130,12 @@ export function SessionPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="work-title" className="work-column">
           <h2 id="work-title" className="visually-hidden">{t('session.work')}</h2>
-          <SpeakersPanel sessionId={id} speakerIds={speakerIds} speakers={speakers} identities={identities} onLabel={(speakerId, label) => {
-            setSpeakers((map) => ({ ...map, [speakerId]: label }))
-            setIdentities((map) => { const next = { ...map }; delete next[speakerId]; return next })
-          }} />
+          <SpeakersPanel sessionId={id} speakerIds={speakerIds} speakers={speakers} identities={identities} suggestions={suggestions} canEdit={canEdit}
+            onLabel={(speakerId, label, identityId) => {
+              setSpeakers((map) => ({ ...map, [speakerId]: label }))
+              setIdentities((map) => without(map, speakerId, identityId))
+              setSuggestions((map) => without(map, speakerId, undefined))
+            }} />
           {canEdit ? <SharePanel sessionId={id} /> : null}
           {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} /> : <p className="muted">{t('common.none')}</p>}
         </section>

@@ -1,13 +1,18 @@
-// The session's speakers with their names (a member's once their voice is identified, else
-// "Speaker N"), a link to the voice identity when one is known, and "Not me / opt out".
+// The session's speakers with their names (a member's once their voice is identified or a person
+// confirmed it, else "Speaker N"), a link to the voice identity when one is known, the engine's
+// suggestions to confirm or decline (editors), and "Not me / opt out".
 import { useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { translate, useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
-import { optOutSpeaker } from '../voice/api.ts'
+import { optOutSpeaker, patchIdentity } from '../voice/api.ts'
 
-export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, onLabel }: {
-  sessionId: string; speakerIds: string[]; speakers: Record<string, string>; identities: Record<string, string>; onLabel: (speakerId: string, label: string) => void
+type Suggestion = { identityId: string; displayName: string }
+
+export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, suggestions, canEdit, onLabel }: {
+  sessionId: string; speakerIds: string[]; speakers: Record<string, string>; identities: Record<string, string>
+  suggestions: Record<string, Suggestion>; canEdit: boolean
+  onLabel: (speakerId: string, label: string, identityId?: string) => void
 }) {
   const { t } = useI18n()
   const [confirming, setConfirming] = useState<string>()
@@ -15,31 +20,48 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, onL
   const { busy, error, run } = useAction()
   const ids = [...new Set([...Object.keys(speakers), ...speakerIds])].sort()
   if (ids.length === 0) return null
+  const answer = (speakerId: string, suggestion: Suggestion, confirm: boolean) => void run(async () => {
+    const ref = { sessionId, speakerId }
+    await patchIdentity(suggestion.identityId, confirm ? { confirmSpeaker: ref } : { declineSpeaker: ref })
+    const label = confirm ? suggestion.displayName : speakers[speakerId] ?? speakerId
+    onLabel(speakerId, label, confirm ? suggestion.identityId : undefined)
+    setMessage(confirm ? translate('speakers.confirmed', { name: label }) : translate('speakers.declined', { speaker: label }))
+  })
   return (
     <section className="card" aria-labelledby="speakers-title">
       <h2 id="speakers-title">{t('speakers.title')}</h2>
       <ul className="list">
-        {ids.map((speakerId) => (
-          <li key={speakerId} data-testid="speaker">
-            <div className="row">
-              {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId] ?? speakerId}</Link> : <span>{speakers[speakerId] ?? speakerId}</span>}
-              {/* Only speakers the session knows (not a segment's bare id) can be opted out. */}
-              {confirming === speakerId || !(speakerId in speakers) ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
-            </div>
-            {confirming === speakerId ? (
-              <div className="row" role="group" aria-label={t('speakers.notMe')}>
-                <p>{t('speakers.optOutConfirm', { speaker: speakers[speakerId] ?? speakerId })}</p>
-                <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
-                  const result = await optOutSpeaker(sessionId, speakerId)
-                  onLabel(speakerId, result.speaker.label)
-                  setConfirming(undefined)
-                  setMessage(translate('speakers.optedOut', { speaker: result.speaker.label }))
-                })}>{t('speakers.optOut')}</button>
-                <button type="button" onClick={() => setConfirming(undefined)}>{t('common.cancel')}</button>
+        {ids.map((speakerId) => {
+          const suggestion = suggestions[speakerId]
+          return (
+            <li key={speakerId} data-testid="speaker">
+              <div className="row">
+                {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId] ?? speakerId}</Link> : <span>{speakers[speakerId] ?? speakerId}</span>}
+                {/* Only speakers the session knows (not a segment's bare id) can be opted out. */}
+                {confirming === speakerId || !(speakerId in speakers) ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
               </div>
-            ) : null}
-          </li>
-        ))}
+              {suggestion && canEdit ? (
+                <div className="row" role="group" aria-label={t('speakers.suggested', { name: suggestion.displayName })} data-testid="speaker-suggestion">
+                  <p>{t('speakers.suggested', { name: suggestion.displayName })}</p>
+                  <button type="button" disabled={busy} onClick={() => answer(speakerId, suggestion, true)}>{t('speakers.confirm', { name: suggestion.displayName })}</button>
+                  <button type="button" disabled={busy} onClick={() => answer(speakerId, suggestion, false)}>{t('speakers.decline')}</button>
+                </div>
+              ) : null}
+              {confirming === speakerId ? (
+                <div className="row" role="group" aria-label={t('speakers.notMe')}>
+                  <p>{t('speakers.optOutConfirm', { speaker: speakers[speakerId] ?? speakerId })}</p>
+                  <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
+                    const result = await optOutSpeaker(sessionId, speakerId)
+                    onLabel(speakerId, result.speaker.label)
+                    setConfirming(undefined)
+                    setMessage(translate('speakers.optedOut', { speaker: result.speaker.label }))
+                  })}>{t('speakers.optOut')}</button>
+                  <button type="button" onClick={() => setConfirming(undefined)}>{t('common.cancel')}</button>
+                </div>
+              ) : null}
+            </li>
+          )
+        })}
       </ul>
       {message ? <p role="status">{message}</p> : null}
       <ErrorLine error={error} />
