@@ -69,6 +69,7 @@ const en = {
   'sessions.state.failed': 'Failed',
   'session.transcript': 'Transcript',
   'session.searchTranscript': 'Search the transcript',
+  'session.transcriptLines': 'Transcript lines',
   'session.matches': '{count} matching segments',
   'session.work': 'Work',
   'session.share': 'Share',
@@ -455,7 +456,7 @@ const zh: Messages = {
   'record.resumePending': '之前录制的 {count} 段音频仍在等待，正在上传。', 'record.micDenied': '无法打开麦克风。请在浏览器中允许后重试。',
   'record.ended': '会议已结束，正在整理工作项。', 'record.open': '打开会议',
   'sessions.title': '会议', 'sessions.state.recording': '录制中', 'sessions.state.processing': '处理中', 'sessions.state.ready': '已完成', 'sessions.state.failed': '失败',
-  'session.transcript': '转写', 'session.searchTranscript': '搜索转写内容', 'session.matches': '{count} 个匹配片段', 'session.work': '工作',
+  'session.transcript': '转写', 'session.searchTranscript': '搜索转写内容', 'session.transcriptLines': '转写内容', 'session.matches': '{count} 个匹配片段', 'session.work': '工作',
   'session.share': '分享', 'session.shareCreate': '创建分享链接', 'session.shareAllowComments': '允许持有链接的人评论', 'session.shareLink': '分享链接',
   'session.copy': '复制', 'session.processing': '正在处理录音…', 'session.refinement': '正在提取工作：已读 {segments} 段，发现 {items} 项',
   'work.takeover': '交接摘要', 'work.takeover.pending': '摘要生成中。', 'work.takeover.empty': '没有行动项，因此没有摘要。', 'work.takeover.failed': '摘要生成失败：{detail}',
@@ -684,8 +685,19 @@ export function translate(key: MessageKey, values: Record<string, string | numbe
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => String(values[name] ?? ''))
 }
 
+// One formatter per locale: building one is far dearer than formatting with it.
+const formatters = new Map<Locale, Intl.DateTimeFormat>()
+const formatterFor = (locale: Locale) => {
+  let formatter = formatters.get(locale)
+  if (!formatter) formatters.set(locale, formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }))
+  return formatter
+}
+
 export function useI18n() {
   const locale = useSyncExternalStore((listener) => { listeners.add(listener); return () => listeners.delete(listener) }, () => current)
-  const dateTime = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })
+  const dateTime = (iso: string) => {
+    const date = new Date(iso)
+    return Number.isNaN(date.getTime()) ? iso : formatterFor(locale).format(date)
+  }
   return { locale, t: translate, dateTime }
 }
