@@ -74,6 +74,8 @@ test.describe('a large session', () => {
     const email = uniqueEmail('keyboard')
     await page.goto(server.baseUrl)
     await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeFocused()
+    // No identity provider is configured on this server: the email code only.
+    await expect(page.getByRole('button', { name: /^Continue with/ })).toHaveCount(0)
     await page.keyboard.press('Tab')
     await expect(page.getByLabel('Email address')).toBeFocused()
     await page.keyboard.type(email)
