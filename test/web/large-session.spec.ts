@@ -96,4 +96,50 @@ test.describe('a large session', () => {
     await page.keyboard.press('Enter')
     await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible()
   })
+
+  test('system audio is said plainly when the shared screen has none; a share link stopped says so; phone width', async ({ browser }) => {
+    const context = await browser.newContext()
+    const cookie = await signInContext(context, server, mail, uniqueEmail('parts'))
+    await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+    const page = await context.newPage()
+    // Microphone and system audio, sharing what gives no audio (a whole screen on Linux, a window):
+    // Chromium's fake capture has an audio track, so the page's getDisplayMedia drops it.
+    await page.addInitScript(`{
+      const original = navigator.mediaDevices.getDisplayMedia.bind(navigator.mediaDevices)
+      navigator.mediaDevices.getDisplayMedia = async (options) => {
+        const stream = await original(options)
+        for (const track of stream.getAudioTracks()) { track.stop(); stream.removeTrack(track) }
+        return stream
+      }
+    }`)
+    await page.goto(`${server.baseUrl}/record`)
+    await page.getByLabel('Microphone and system audio (a tab or screen)').check()
+    await page.getByLabel('Title (optional)').fill('Audio check')
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByTestId('no-system-audio')).toHaveText(/The shared screen or tab gives no audio: only the microphone is being recorded/)
+    await expectAccessible(page, 'recording without system audio')
+    await page.getByRole('button', { name: 'End the meeting' }).click()
+    await expect(page.getByRole('heading', { name: 'Audio check' })).toBeVisible({ timeout: 60_000 })
+
+    // Share, then stop sharing: the link's visitor is told it was revoked or expired.
+    await page.getByRole('button', { name: 'Create a share link' }).click()
+    const shareURL = await page.getByTestId('share-url').inputValue()
+    const visitor = await browser.newPage()
+    await visitor.goto(shareURL)
+    await expect(visitor.getByRole('heading', { name: 'Audio check' })).toBeVisible()
+    await page.getByRole('button', { name: 'Stop sharing' }).click()
+    await expect(page.getByText('Sharing stopped: the link no longer opens this meeting.')).toBeVisible()
+    await visitor.reload()
+    await expect(visitor.getByRole('alert')).toHaveText('This share link has expired or was revoked. Ask the person who shared it for a new one.')
+    await visitor.close()
+
+    // At phone width nothing is wider than the screen.
+    await page.setViewportSize({ width: 360, height: 740 })
+    for (const path of ['/', '/record', '/board', '/notifications']) {
+      await page.goto(server.baseUrl + path)
+      await expect(page.locator('h1')).toBeVisible()
+      expect(await page.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(360)
+    }
+    await context.close()
+  })
 })

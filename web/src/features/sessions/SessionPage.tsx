@@ -9,7 +9,7 @@ import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
-import { endSession, getShare, loadTranscript, updateShare } from './api.ts'
+import { endSession, getShare, loadTranscript, revokeShare, updateShare } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
@@ -141,6 +141,7 @@ export function SessionPage({ id }: { id: string }) {
 function SharePanel({ sessionId }: { sessionId: string }) {
   const { t, dateTime } = useI18n()
   const [link, setLink] = useState<ShareLink>()
+  const [revoked, setRevoked] = useState(false)
   const { busy, error, run } = useAction()
   return (
     <section className="card" aria-labelledby="share-title">
@@ -155,8 +156,15 @@ function SharePanel({ sessionId }: { sessionId: string }) {
             {' '}{t('session.shareAllowComments')}
           </label>
           <p className="muted">{t('share.expires', { date: dateTime(link.expiresAt) })}</p>
+          <button type="button" className="danger" disabled={busy}
+            onClick={() => void run(async () => { await revokeShare(sessionId); setLink(undefined); setRevoked(true) })}>{t('session.shareRevoke')}</button>
         </>
-      ) : <button type="button" disabled={busy} onClick={() => void run(async () => setLink(await getShare(sessionId)))}>{t('session.shareCreate')}</button>}
+      ) : (
+        <>
+          {revoked ? <p role="status">{t('session.shareRevoked')}</p> : null}
+          <button type="button" disabled={busy} onClick={() => void run(async () => { setLink(await getShare(sessionId)); setRevoked(false) })}>{t('session.shareCreate')}</button>
+        </>
+      )}
       <ErrorLine error={error} />
     </section>
   )
