@@ -18,7 +18,7 @@ import { benchWeb, buildWebClient } from './web.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-/** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, …) */
+/** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, search, answers, work, web, extraction, transcription) */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean)
 export const want = (scenario: string) => !ONLY || ONLY.includes(scenario)
 
