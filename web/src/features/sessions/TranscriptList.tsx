@@ -64,9 +64,13 @@ function VirtualRows({ segments, speakers, query, live, focusId }: ListProps) {
   const before = items[0]?.start ?? 0
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0)
   // The scroll container holds the list; the list's padding stands for the rows not rendered.
+  // Rows enter the page as it scrolls, so the list itself is not a live region: while the meeting
+  // is live, a hidden one announces the newest segment.
+  const newest = live ? segments.at(-1) : undefined
   return (
     <div ref={scroller} className="transcript-scroll" tabIndex={0} role="region" aria-label={t('session.transcriptLines')}>
-      <ol className="transcript virtual" aria-live={live ? 'polite' : undefined} data-testid="transcript"
+      {live ? <p className="visually-hidden" aria-live="polite">{newest?.status === 'final' ? newest.text : ''}</p> : null}
+      <ol className="transcript virtual" data-testid="transcript"
         style={{ paddingTop: before, paddingBottom: Math.max(0, after) }}>
         {items.map((item) => {
           const segment = segments[item.index]!
