@@ -21,6 +21,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 /** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, search, answers, work, web, extraction, transcription) */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean)
 export const want = (scenario: string) => !ONLY || ONLY.includes(scenario)
+// `npm run bench -- --cluster` or BENCH_ONLY=cluster: 1, 2 and 4 nodes behind a balancer instead (bench/cluster.ts).
+if (process.argv.includes('--cluster') || ONLY?.includes('cluster')) {
+  await import('./cluster.ts')
+  process.exit(0)
+}
 
 type Figures = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number }
 

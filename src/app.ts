@@ -124,6 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     await bus.close()
     await speech.engine?.close?.()
     mailer.close()
+    blobs.close?.()
     if (!options.database) await database.close()
   })
 

@@ -54,6 +54,21 @@ describe('loadConfig defaults', () => {
     expect(config.logLevel).toBe('debug')
   })
 
+  it('reads the S3 store: a self-hosted endpoint defaults to path-style, AWS itself to virtual-hosted', () => {
+    const selfHosted = loadConfig({
+      BLOB_STORE: 's3', S3_BUCKET: 'confer', S3_ENDPOINT: 'http://minio:9000/', S3_REGION: 'eu-central-1',
+      S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', S3_PREFIX: 'prod/',
+    })
+    expect(selfHosted.s3).toEqual({
+      endpoint: 'http://minio:9000', bucket: 'confer', region: 'eu-central-1',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' }, forcePathStyle: true, prefix: 'prod/',
+    })
+    const aws = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'confer' })
+    expect(aws.s3).toEqual({ endpoint: undefined, bucket: 'confer', region: 'us-east-1', credentials: undefined, forcePathStyle: false, prefix: '' })
+    expect(loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://x', S3_FORCE_PATH_STYLE: 'false' }).s3?.forcePathStyle).toBe(false)
+    expect(loadConfig({ S3_BUCKET: 'ignored' }).s3).toBeUndefined()
+  })
+
   it('turns on secure cookies when PUBLIC_URL is https', () => {
     const config = loadConfig({ PUBLIC_URL: 'https://confer.example.com/' })
     expect(config.secureCookies).toBe(true)
@@ -81,6 +96,11 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['an unknown blob store', { BLOB_STORE: 's4' }, 'BLOB_STORE'],
     ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+    ['an S3 store without a bucket', { BLOB_STORE: 's3' }, 'S3_BUCKET'],
+    ['an S3 endpoint that is not a URL', { BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    ['an S3 access key without its secret', { BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' }, 'S3_SECRET_ACCESS_KEY'],
+    ['an S3 path style that is not a boolean', { BLOB_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+    ['an S3 prefix without its trailing slash', { BLOB_STORE: 's3', S3_BUCKET: 'b', S3_PREFIX: 'confer' }, 'S3_PREFIX'],
   ]
   it.each(cases)('%s', (_label, env, variable) => {
     expect(configErrorOf(env).message).toContain(variable)

@@ -24,8 +24,10 @@ export type Config = {
   secureCookies: boolean
   database: DatabaseTarget
   dataDir: string
-  blobStore: 'fs' | 'database'
+  blobStore: 'fs' | 'database' | 's3'
   blobDir: string
+  /** the S3-compatible bucket when BLOB_STORE is s3 (docs/configuration.md) */
+  s3: S3Config | undefined
   authSecret: string | undefined
   smtpUrl: string | undefined
   mailFrom: string
@@ -57,6 +59,19 @@ export type Config = {
   billing: BillingConfig
   /** external actions and connections (src/modules/integrations) */
   integrations: IntegrationsConfig
+}
+
+export type S3Config = {
+  /** another endpoint than AWS (MinIO, Ceph, R2, s3rver …); absent: AWS itself, by region */
+  endpoint: string | undefined
+  bucket: string
+  region: string
+  /** both or neither; neither: the SDK's default chain (AWS_* variables, shared files, instance role) */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key` (most self-hosted servers want it) */
+  forcePathStyle: boolean
+  /** prepended to every key, e.g. `confer/` to share a bucket */
+  prefix: string
 }
 
 export type BillingConfig = {
@@ -135,8 +150,9 @@ export function loadConfig(env: Env = process.env): Config {
   const publicUrl = read('PUBLIC_URL', httpUrl, new URL(`http://localhost:${port}`))
   const dataDir = path.resolve(read('DATA_DIR', (raw) => raw, './data'))
   const database = read('DATABASE_URL', databaseTarget, { kind: 'sqlite', path: path.join(dataDir, 'confer.db') } as DatabaseTarget)
-  const blobStore = read('BLOB_STORE', oneOf(['fs', 'database'] as const), 'fs')
+  const blobStore = read('BLOB_STORE', oneOf(['fs', 'database', 's3'] as const), 'fs')
   const blobDir = path.resolve(read('BLOB_DIR', (raw) => raw, path.join(dataDir, 'blobs')))
+  const s3 = blobStore === 's3' ? s3Config(env, problems) : undefined
   const authSecret = read('AUTH_SECRET', minLength(32), undefined)
   const smtpUrl = read('SMTP_URL', smtpTarget, undefined)
   const mailFrom = read('MAIL_FROM', (raw) => raw, `Confer <no-reply@${publicUrl.hostname}>`)
@@ -234,7 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     nodeEnv, host, port, publicUrl, publicBase: publicUrl.href.replace(/\/+$/, ''), secureCookies: publicUrl.protocol === 'https:', database,
-    dataDir, blobStore, blobDir, authSecret, smtpUrl, mailFrom, github, google, oidc,
+    dataDir, blobStore, blobDir, s3, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
     shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing, codebases,
     integrations,
@@ -370,4 +386,32 @@ function stripeConfig(env: Env, problems: string[]): StripeConfig | undefined {
     }
   }
   return { secretKey, webhookSecret: webhookSecret ?? '', priceId: priceId ?? '', apiBase }
+}
+
+function s3Config(env: Env, problems: string[]): S3Config {
+  const value = (name: string) => env[name]?.trim() || undefined
+  const bucket = value('S3_BUCKET')
+  if (!bucket) problems.push('S3_BUCKET: required when BLOB_STORE is s3')
+  let endpoint: string | undefined
+  const rawEndpoint = value('S3_ENDPOINT')
+  if (rawEndpoint) {
+    try {
+      endpoint = httpUrl(rawEndpoint).href.replace(/\/+$/, '')
+    } catch {
+      problems.push('S3_ENDPOINT: must be an http(s) URL')
+    }
+  }
+  const accessKeyId = value('S3_ACCESS_KEY_ID')
+  const secretAccessKey = value('S3_SECRET_ACCESS_KEY')
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither')
+  const pathStyle = value('S3_FORCE_PATH_STYLE')
+  if (pathStyle !== undefined && !['true', 'false'].includes(pathStyle)) problems.push('S3_FORCE_PATH_STYLE: must be true or false')
+  const prefix = value('S3_PREFIX') ?? ''
+  if (prefix && !/^[A-Za-z0-9_-][A-Za-z0-9_.\/-]*\/$/.test(prefix)) problems.push('S3_PREFIX: letters, digits, _.-/ and ending in /')
+  return {
+    endpoint, bucket: bucket ?? '', region: value('S3_REGION') ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
+    prefix,
+  }
 }

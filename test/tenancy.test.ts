@@ -146,6 +146,7 @@ const PARAMETERS: Record<string, Parameter> = {
   },
   actionId: { scope: 'workspace', create: async ({ owner }) => (await preparedAction(owner)).action.id },
   executionId: { scope: 'workspace', create: async ({ owner }) => (await executingAction(owner)).executionId },
+  connectionId: { scope: 'workspace', create: async ({ owner }) => (await githubConnection(owner)).connection.id },
   recommendationId: {
     scope: 'workspace',
     async create({ owner }) {

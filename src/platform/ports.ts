@@ -49,6 +49,13 @@ export type ProjectSessions = (executor: Executor, workspaceId: string, projectI
 export type WorkChangeListener = (executor: Executor, change: { workspaceId: string; sessionId: string }) => Promise<void>
 
 /**
+ * What the integrations module offers the work module: told, in the transaction of every change to
+ * a work object (work/record.ts), so that the object's recommended actions are redrafted after
+ * commit (job `integrations.redraft`). `updatedAt` is the object's new updatedAt.
+ */
+export type WorkObjectChangeListener = (executor: Executor, change: { workspaceId: string; workSetId: string; workObjectId: string; updatedAt: string }) => Promise<void>
+
+/**
  * What the integrations module offers the work module: the ActionV2[] (recommended and prepared
  * actions) and ExecutionV2[] of a work set, for its detail. Changes to them bump the set's revision.
  */
@@ -76,6 +83,7 @@ export type Ports = {
   externalContext?: ExternalContextSource
   worksetActions?: WorksetActionsSource
   workChanged?: WorkChangeListener
+  workObjectChanged?: WorkObjectChangeListener
   entitlements?: Entitlements
   projectSessions?: ProjectSessions
   voiceprints?: Voiceprints

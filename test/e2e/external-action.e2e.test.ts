@@ -96,6 +96,11 @@ describe.each(databaseKinds)('an approved external action survives SIGKILL and r
     const detail = await ok(second, 'GET', `/v1/worksets/${item.workSetId}`)
     expect(detail.actions).toContainEqual(expect.objectContaining({ id: prepared.id, workObjectId: item.id, state: 'succeeded', receipt: expect.objectContaining({ externalId: execution.receipt.externalId }) }))
     expect(detail.executions).toContainEqual(expect.objectContaining({ id: executionId, workObjectId: item.id, state: 'succeeded' }))
+    // And on the work object itself: the created issue's id and URL, once, though the run crashed.
+    const object = await ok(second, 'GET', `/v1/workobjects/${item.id}`)
+    expect(object.externalRefs).toEqual([expect.objectContaining({
+      provider: 'github', externalId: execution.receipt.externalId, url: execution.receipt.url, actionId: prepared.id, executionId,
+    })])
 
     // The token was spent: using it again is refused and nothing more is sent.
     const again = await call(second, cookie, 'POST', `/v1/actions/${prepared.id}/execute`, { approvalToken: approval.approvalToken })

@@ -1,7 +1,8 @@
 // The billing, local runner and integrations screens on a self-hosted server (SQLite): billing says
 // it is off, a pairing grant is shown once with its command, an email (no_auth) connection is
 // created without any network call, a runner-a work object is sent to the caller's runner, a
-// webhook connection delivers a decision after its exact payload was shown and approved, and
+// webhook connection delivers a decision after its exact payload was shown and approved, is listed
+// and then revoked after a confirmation, and
 // each page passes the axe WCAG 2 A/AA scan.
 import { createServer, type Server } from 'node:http'
 import { expect, test } from '@playwright/test'
@@ -105,6 +106,28 @@ test.describe('billing, runners and integrations screens', () => {
     await decision.getByRole('button', { name: 'Send it now' }).click()
     await expect(decision.getByTestId('execution')).toContainText('Execution: succeeded', { timeout: 20_000 })
     expect(delivered.some((body) => body.includes('We ship on Friday'))).toBe(true)
+    // Its receipt is on the work object: shown in its details after a reload.
+    await page.reload()
+    const sent = page.getByTestId('work-object').filter({ hasText: 'We ship on Friday' })
+    await sent.getByText('Details', { exact: true }).click()
+    await expect(sent.getByTestId('external-refs')).toContainText('webhook')
+    await expect(sent.getByTestId('external-refs')).toContainText('Delivered to 127.0.0.1')
+    await expectAccessible(page, 'a work object with a receipt')
+
+    // The project's connections are listed (no secret shown); the webhook one is revoked after a confirmation.
+    await page.goto(`${server.baseUrl}/integrations?project=${project.id}`)
+    const webhook = page.getByTestId('connections').locator('li').filter({ hasText: 'webhook.send' })
+    await expect(webhook).toContainText('credential stored (never shown)')
+    await expect(page.getByTestId('connections')).not.toContainText('whsec_')
+    await webhook.getByRole('button', { name: 'Revoke', exact: true }).click()
+    const confirm = webhook.getByRole('group', { name: /^Revoke webhook-/ })
+    await expect(confirm).toContainText('Its stored credential is deleted')
+    await expectAccessible(page, 'revoking a connection')
+    await confirm.getByRole('button', { name: 'Yes, revoke' }).click()
+    await expect(page.getByTestId('connection-revoked')).toContainText('is revoked')
+    await expect(page.getByTestId('connections').locator('li').filter({ hasText: 'webhook.send' })).toHaveCount(0)
+    const all = await callJson(server, 'GET', `/v1/integrations/connections?projectId=${project.id}&includeRevoked=true`, cookie)
+    expect(all.filter((connection: { service: string; status: string }) => connection.service === 'webhook').map((connection: { status: string }) => connection.status)).toEqual(['revoked'])
 
     // Phone width: the page still fits without sideways scrolling.
     await page.setViewportSize({ width: 375, height: 740 })

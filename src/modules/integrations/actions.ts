@@ -10,6 +10,7 @@ import type { Executor } from '../../platform/realtime/types.ts'
 import { announceWorkSetChange } from '../work/index.ts'
 import { assertAllowed } from './access.ts'
 import { canonicalPayload, issueApprovalToken, payloadHashOf, tokenMatches } from './approval.ts'
+import { assertUsable } from './caller.ts'
 import { assertValid, requireProject, type Caller } from './connections.ts'
 import { actionOf } from './connectors/index.ts'
 import { presentAction, presentExecution, presentReceipt } from './presenter.ts'
@@ -34,7 +35,7 @@ export async function prepareAction(deps: AppDeps, caller: Caller, request: Prep
   const catalog = actionOf(request.actionId) ?? (() => { throw badRequest('actionId', 'unknown_action', `unknown action ${request.actionId}`) })()
   if (catalog.connector.service !== connection.service) throw badRequest('actionId', 'not_of_service', `${request.actionId} is not an action of ${connection.service}`)
   await assertAllowed(deps, workspaceId, request.projectId, connection, request.actionId)
-  if (connection.status !== 'active') throw new AppError('connection_not_ready', `The connection ${connection.alias} is ${connection.status}.`)
+  assertUsable(connection)
   assertValid(catalog.action.input, request.input, 'input')
   const id = newId('act')
   const frozen = catalog.connector.freeze?.(request.actionId, request.input, id) ?? request.input
@@ -63,11 +64,24 @@ async function announceAction(deps: AppDeps, trx: Executor, row: repo.ActionRow,
   await announceWorkSetChange(deps, trx, row.work_set_id, type, { actionId: row.id, workObjectId: row.work_object_id, state: row.state, ...extra })
 }
 
+/**
+ * Before approving or executing: the action's connection is not revoked, and the action was not
+ * superseded by a redraft of its work object (recommendations.ts). Nothing is sent otherwise.
+ */
+async function assertActionUsable(trx: Executor, row: repo.ActionRow) {
+  if (row.state === 'superseded') {
+    throw new AppError('action_superseded', 'The work object changed after this action was prepared, so its draft was redrafted: prepare the new recommendation instead.', { extra: { state: row.state } })
+  }
+  const connection = await repo.findConnectionById(trx, row.connection_id)
+  if (!connection || connection.status === 'revoked') assertUsable({ alias: connection?.alias ?? row.connection_id, status: 'revoked' })
+}
+
 export async function approveAction(deps: AppDeps, caller: Caller, actionRowId: string, expectedPayloadHash: string) {
   const workspaceId = caller.membership.workspaceId
   const { db, dialect } = deps.database
   return db.transaction().execute(async (trx) => {
     const row = await repo.lockAction(trx, dialect, workspaceId, actionRowId) ?? notFound('action', actionRowId)
+    await assertActionUsable(trx, row)
     if (row.state !== 'prepared' && row.state !== 'approved') {
       throw new AppError('action_state_conflict', `The action is ${row.state}; only a prepared action is approved.`, { extra: { state: row.state } })
     }
@@ -101,6 +115,7 @@ export async function executeAction(deps: AppDeps, caller: Caller, actionRowId: 
   const { db, dialect } = deps.database
   return db.transaction().execute(async (trx) => {
     const row = await repo.lockAction(trx, dialect, workspaceId, actionRowId) ?? notFound('action', actionRowId)
+    await assertActionUsable(trx, row)
     if (!row.approval_token_hash) throw new AppError('approval_required', 'The action has not been approved: POST …/approve first.')
     if (!constantTimeEqual(sha256Hex(input.approvalToken), row.approval_token_hash)) {
       throw new AppError('approval_invalid', 'This approval token is not the action\'s current one.')

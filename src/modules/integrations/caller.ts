@@ -12,3 +12,11 @@ export async function requireProject(deps: AppDeps, workspaceId: string, project
   if (!project) throw new AppError('not_found', `No project with id ${projectId}.`, { errors: [{ field, code: 'not_found', message: 'no such project in this workspace' }] })
   return project
 }
+
+/** A connection can be used (prepare, approve, execute, field options) only while active. */
+export function assertUsable(connection: { alias: string; status: string }) {
+  if (connection.status === 'revoked') {
+    throw new AppError('connection_revoked', `The connection ${connection.alias} was revoked: its credentials are gone and nothing is sent through it. Connect the tool again and prepare the action anew.`)
+  }
+  if (connection.status !== 'active') throw new AppError('connection_not_ready', `The connection ${connection.alias} is ${connection.status}.`)
+}

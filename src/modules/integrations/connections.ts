@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound, type FieldError } from '../../platform/
 import { nowIso, newId, sha256Hex } from '../../platform/ids.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
-import { requireProject, type Caller } from './caller.ts'
+import { assertUsable, requireProject, type Caller } from './caller.ts'
 import { grantOnCreate } from './access.ts'
 
 export { requireProject, type Caller }
@@ -188,9 +188,10 @@ export async function completeOAuth(deps: AppDeps, query: { state: string; code?
   })
   const tokenExpiresAt = expiryOf(answer)
   await db.transaction().execute(async (trx) => {
-    await repo.updateConnection(trx, connection.id, {
+    const stored = await repo.updateConnection(trx, connection.id, {
       ...sealRow(deps, connection.id, tokensSecret(answer)), status: 'active', token_expires_at: tokenExpiresAt, last_error: null, updated_at: nowIso(),
     })
+    if (!stored) assertUsable({ alias: connection.alias, status: 'revoked' })
     await scheduleRefresh(trx, connection.id, tokenExpiresAt)
   })
   return { connectionId: connection.id, connectionAlias: connection.alias, status: 'active' as const, ...(tokenExpiresAt ? { tokenExpiresAt } : {}) }
@@ -233,11 +234,12 @@ export async function refreshConnection(deps: AppDeps, connectionId: string, for
       const answer = await tokenRequest(deps, row.service, { grant_type: 'refresh_token', refresh_token: secret.refreshToken })
       const tokenExpiresAt = expiryOf(answer)
       await db.transaction().execute(async (trx) => {
-        await repo.updateConnection(trx, row.id, {
+        const stored = await repo.updateConnection(trx, row.id, {
           ...sealRow(deps, row.id, tokensSecret(answer, secret.refreshToken)), token_expires_at: tokenExpiresAt,
           refresh_locked_until: null, last_error: null, updated_at: nowIso(),
         })
-        await scheduleRefresh(trx, row.id, tokenExpiresAt)
+        // Revoked meanwhile: the new tokens are dropped, and nothing more is scheduled.
+        if (stored) await scheduleRefresh(trx, row.id, tokenExpiresAt)
       })
     } catch (error) {
       await repo.updateConnection(db, row.id, { refresh_locked_until: null, last_error: `token refresh failed: ${(error as Error).message.slice(0, 200)}`, updated_at: nowIso() })
@@ -255,8 +257,9 @@ function openSecret(deps: AppDeps, row: repo.ConnectionRow): Record<string, stri
 
 /** What a connector needs to call the provider: the fresh, decrypted credential. */
 export async function connectionContext(deps: AppDeps, row: repo.ConnectionRow, signal?: AbortSignal): Promise<ConnectionContext> {
-  if (row.status !== 'active') throw new AppError('connection_not_ready', `The connection ${row.alias} is ${row.status}.`)
+  assertUsable(row)
   const fresh = needsRefresh(row) ? await refreshConnection(deps, row.id) : row
+  assertUsable(fresh)
   return {
     connectionId: row.id, credential: openSecret(deps, fresh), settings: JSON.parse(fresh.settings) as Record<string, unknown>,
     config: deps.config, mailer: deps.mailer, ...(signal ? { signal } : {}),

@@ -4,13 +4,15 @@
 // append-only execution. Owns integration_*, action_recommendations, external_actions and
 // external_executions(_events). Other modules get, through deps.ports (filled here, no import):
 // - worksetActions(executor, workSetId): the ActionV2[] and ExecutionV2[] of the work set detail;
-// - externalContext(query): read-only search over a project's permitted connections (memory).
+// - externalContext(query): read-only search over a project's permitted connections (memory);
+// - workObjectChanged(executor, change): a changed work object's recommendations are redrafted
+//   (job integrations.redraft); prepared actions from an outdated draft become superseded.
 // It reads work objects through ../work/index.ts.
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { integrationRoutes } from './routes.ts'
-import { ROTATE_JOB } from './run.ts'
+import { ROTATE_JOB, scheduleRedraft } from './run.ts'
 import { integrationSchemas } from './schemas.ts'
 import { externalContextSource, worksetActions } from './tools.ts'
 
@@ -21,6 +23,7 @@ export { rotateSecrets } from './secrets.ts'
 export function integrationsModule(deps: AppDeps): FastifyPluginAsync {
   deps.ports.worksetActions = worksetActions
   deps.ports.externalContext = externalContextSource(deps)
+  deps.ports.workObjectChanged = scheduleRedraft()
   return async (app) => {
     for (const schema of integrationSchemas) app.addSchema(schema)
     integrationRoutes(app, deps)

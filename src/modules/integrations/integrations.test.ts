@@ -37,6 +37,9 @@ beforeAll(async () => {
       if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'ghr_first') {
         return answer(200, { access_token: 'gho_second', refresh_token: 'ghr_second', expires_in: 3600, token_type: 'bearer' })
       }
+      if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'ghr_second') {
+        return answer(200, { access_token: 'gho_third', refresh_token: 'ghr_third', expires_in: 3600, token_type: 'bearer' })
+      }
       if (form.get('grant_type') === 'issue') {
         issued.set(form.get('code')!, form.get('challenge')!)
         return answer(200, {})
@@ -140,6 +143,18 @@ eachDatabase('integrations', (h) => {
     expect(tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token').length - before).toBe(1)
     expect(a.token_expires_at).toBe(b.token_expires_at)
     expect(new Date(a.token_expires_at!).getTime()).toBeGreaterThan(Date.now() + 30 * 60_000)
+
+    // Revoked while a refresh is in flight: whichever commits first, no token is stored again.
+    const [, revoked] = await Promise.all([
+      refreshConnection(h.app.deps, connection.id, true).catch(() => undefined),
+      team.editor.delete(`/v1/integrations/connections/${connection.id}`),
+    ])
+    expect(revoked.statusCode, revoked.body).toBe(200)
+    await h.app.deps.jobs.drain()
+    const row = await h.database.db.selectFrom('integration_connections').selectAll().where('id', '=', connection.id).executeTakeFirstOrThrow()
+    expect([row.status, row.secret_ciphertext, row.token_expires_at]).toEqual(['revoked', null, null])
+    expect((await h.database.db.selectFrom('integration_oauth_states').select('state_hash').where('connection_id', '=', connection.id).execute())).toEqual([])
+    expect(await refreshConnection(h.app.deps, connection.id, true)).toMatchObject({ status: 'revoked', secret_ciphertext: null })
   })
 
   it('rotates the encryption key: rows move to the new version and still decrypt', async () => {
@@ -311,6 +326,13 @@ eachDatabase('integrations', (h) => {
     const detail = (await team.viewer.get(`/v1/worksets/${item.workSetId}`)).json()
     expect(detail.actions).toEqual([expect.objectContaining({ id: prepared.json().id, state: 'succeeded', workObjectId: item.id, receipt: expect.objectContaining({ state: 'succeeded', url: expect.any(String) }) })])
     expect(detail.executions).toEqual([expect.objectContaining({ id: executed.json().receipt.executionId, state: 'succeeded', workObjectId: item.id })])
+    const receipt = detail.actions[0].receipt
+    const object = (await team.viewer.get(`/v1/workobjects/${item.id}`)).json()
+    expect(object.externalRefs).toEqual([{
+      provider: 'github', externalId: receipt.externalId, url: receipt.url, summary: expect.any(String),
+      actionId: prepared.json().id, executionId: executed.json().receipt.executionId, at: expect.any(String),
+    }])
+    expect(detail.workObjects.find((one: { id: string }) => one.id === item.id).externalRefs).toEqual(object.externalRefs)
     const events = await eventsOf(h, item.conversationId)
     const executionEvents = events.filter((event) => event.type === 'execution.updated')
     expect(executionEvents.map((event) => event.data.executionState)).toEqual(['queued', 'succeeded'])

@@ -88,14 +88,28 @@ async function draftsFor(deps: AppDeps, workspaceId: string, object: WorkObject)
 
 /**
  * Drafts (and with `update`, redrafts) the recommendations of these objects; open ones whose object
- * no longer suits them become stale. Announces the change on the set. Answers the set's list.
+ * no longer suits them become stale. With `update`, a prepared recommendation whose action has not
+ * run yet (prepared or approved) and whose draft changed is redrafted too: the action is marked
+ * `superseded` (its approval voided, execute refuses it) and the recommendation is open again with
+ * the new draft; one that no longer fits goes stale the same way. An action already executing or
+ * done keeps its recommendation as it was. Announces the change on the set. Answers the set's list.
  */
 async function reconcileRecommendations(deps: AppDeps, workspaceId: string, workSetId: string, objects: WorkObject[], update: boolean) {
   const { db } = deps.database
   const planned = await Promise.all(objects.map(async (object) => ({ object, drafts: await draftsFor(deps, workspaceId, object) })))
   let drafted = 0
   let updated = 0
+  const superseded: string[] = []
   await db.transaction().execute(async (trx) => {
+    /** a prepared recommendation may be redrafted only once its pending actions are superseded */
+    const release = async (row: repo.RecommendationRow, now: string) => {
+      if (row.state !== 'prepared') return row.state === 'open' || row.state === 'stale'
+      const pending = await repo.listPendingActionsOf(trx, row.id)
+      if (pending.length === 0) return false
+      await repo.supersedeActions(trx, pending.map((action) => action.id), now)
+      superseded.push(...pending.map((action) => action.id))
+      return true
+    }
     for (const { object, drafts } of planned) {
       const existing = await repo.listObjectRecommendations(trx, object.id)
       const now = nowIso()
@@ -111,23 +125,37 @@ async function reconcileRecommendations(deps: AppDeps, workspaceId: string, work
           continue
         }
         const changed = same.state === 'stale' || (Object.keys(values) as (keyof typeof values)[]).some((key) => same[key] !== values[key])
-        if (update && (same.state === 'open' || same.state === 'stale') && changed) {
+        if (update && changed && same.state !== 'dismissed' && await release(same, now)) {
           await repo.updateRecommendation(trx, same.id, { ...values, state: 'open', updated_at: now })
           updated += 1
         }
       }
       if (update) {
-        for (const row of existing.filter((candidate) => candidate.state === 'open' && !drafts.some((draft) => draft.actionId === candidate.action_id))) {
+        for (const row of existing.filter((candidate) => (candidate.state === 'open' || candidate.state === 'prepared') && !drafts.some((draft) => draft.actionId === candidate.action_id))) {
+          if (!await release(row, now)) continue
           await repo.updateRecommendation(trx, row.id, { state: 'stale', updated_at: now })
           updated += 1
         }
       }
     }
-    if (drafted + updated > 0) await announceWorkSetChange(deps, trx, workSetId, 'action.recommendations_updated', { workSetId, drafted, updated })
+    if (drafted + updated > 0) {
+      await announceWorkSetChange(deps, trx, workSetId, 'action.recommendations_updated', { workSetId, drafted, updated, ...(superseded.length > 0 ? { supersededActionIds: superseded } : {}) })
+    }
   })
   const ids = new Set(objects.map((object) => object.id))
   const rows = (await repo.listSetRecommendations(db, workSetId)).filter((row) => ids.has(row.work_object_id))
   return { recommendations: rows.map(presentRecommendation), drafted, updated }
+}
+
+/**
+ * The `integrations.redraft` job: a work object with recommendations changed (the work module told
+ * deps.ports.workObjectChanged in the transaction of the change). Its recommendations are redrafted
+ * from the object as it is now; nothing leaves Confer.
+ */
+export async function redraftObjectRecommendations(deps: AppDeps, workspaceId: string, workObjectId: string) {
+  const object = await readWorkObject(deps, workspaceId, workObjectId)
+  if (!object) return
+  await reconcileRecommendations(deps, workspaceId, object.workSetId, [object], true)
 }
 
 export async function refreshObjectRecommendations(deps: AppDeps, caller: Caller, workObjectId: string, expectedRevisionHash?: string) {

@@ -30,8 +30,14 @@ export const listConnections = (db: Executor, workspaceId: string, ids: string[]
   ? Promise.resolve([] as ConnectionRow[])
   : db.selectFrom('integration_connections').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute()
 
-export const updateConnection = (db: Executor, id: string, values: Updateable<IntegrationConnectionTable>) =>
-  db.updateTable('integration_connections').set(values).where('id', '=', id).execute()
+/**
+ * Updates a connection unless it was revoked (revocation is final: a token refresh or an OAuth
+ * callback that finishes after it must not store secrets again). Answers whether a row changed.
+ */
+export async function updateConnection(db: Executor, id: string, values: Updateable<IntegrationConnectionTable>) {
+  const result = await db.updateTable('integration_connections').set(values).where('id', '=', id).where('status', '!=', 'revoked').executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
 
 // ---- access ----
 
@@ -82,6 +88,18 @@ export const findActionById = (db: Executor, id: string) =>
 
 export const updateAction = (db: Executor, id: string, values: Updateable<ExternalActionTable>) =>
   db.updateTable('external_actions').set(values).where('id', '=', id).execute()
+
+/** Actions prepared from this recommendation that have not run yet (prepared or approved). */
+export const listPendingActionsOf = (db: Executor, recommendationId: string) =>
+  db.selectFrom('external_actions').selectAll().where('recommendation_id', '=', recommendationId).where('state', 'in', ['prepared', 'approved']).execute()
+
+/** Marks pending actions superseded and voids their approvals; answers how many moved. */
+export async function supersedeActions(db: Executor, ids: string[], now: string) {
+  if (ids.length === 0) return 0
+  const result = await db.updateTable('external_actions').set({ state: 'superseded', approval_token_hash: null, approval_expires_at: null, updated_at: now })
+    .where('id', 'in', ids).where('state', 'in', ['prepared', 'approved']).executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
 
 export const listSetActions = (db: Executor, workSetId: string) =>
   db.selectFrom('external_actions').selectAll().where('work_set_id', '=', workSetId).orderBy('id').execute()

@@ -9,6 +9,7 @@ import { TAGS } from '../../platform/http/tags.ts'
 import { setAccess } from './access.ts'
 import { approveAction, executeAction, getExecution, prepareAction } from './actions.ts'
 import { completeOAuth, createCredentialConnection, startOAuthConnection } from './connections.ts'
+import { listConnectionViews, revokeConnection } from './revoke.ts'
 import { draftSetRecommendations, refreshObjectRecommendations } from './recommendations.ts'
 import * as schemas from './schemas.ts'
 import { callExternalTool, fieldOptions, listExternalTools, prepareRecommendation } from './tools.ts'
@@ -166,6 +167,26 @@ export function integrationRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'edit', idempotent: true },
   }, (request) => startOAuthConnection(deps, memberOf(request), request.body))
+
+  app.get('/v1/integrations/connections', {
+    schema: {
+      operationId: 'listIntegrationConnections', tags,
+      summary: 'The workspace\'s connections (or one project\'s, `projectId`), newest first, revoked ones only with `includeRevoked=true`. Credentials and tokens are never returned: `hasCredential` says whether one is stored.',
+      querystring: schemas.ConnectionListQuery,
+      response: { 200: Type.Array(Type.Ref('IntegrationConnection')), ...problems(400, 401, 403, 404, 429) },
+    },
+    config: { access: 'view' },
+  }, (request) => listConnectionViews(deps, memberOf(request), request.query))
+
+  app.delete('/v1/integrations/connections/:connectionId', {
+    schema: {
+      operationId: 'revokeIntegrationConnection', tags,
+      summary: 'Revoke a connection (edit members, like connecting one): its stored credential or tokens are deleted, it can no longer be used, and actions prepared or approved through it can no longer be approved or executed (`connection_revoked`); nothing more is sent through it. The connection stays listed as `revoked` for the record. Revoking again answers the revoked connection.',
+      params: schemas.ConnectionParams,
+      response: { 200: Type.Ref('IntegrationConnection'), ...problems(400, 401, 403, 404, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => revokeConnection(deps, memberOf(request), request.params.connectionId))
 
   app.get('/v1/integrations/oauth/callback', {
     schema: {

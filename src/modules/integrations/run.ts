@@ -4,20 +4,38 @@
 // calls again, `once` gives up (the provider may or may not have acted). Retries happen only for
 // 429 and 5xx (and network failures); any other refusal fails the execution at once.
 import type { AppDeps } from '../../platform/deps.ts'
-import { defineJob, type JobContext } from '../../platform/jobs/index.ts'
+import { defineJob, enqueue, type JobContext } from '../../platform/jobs/index.ts'
+import type { WorkObjectChangeListener } from '../../platform/ports.ts'
 import { nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
-import { announceWorkSetChange } from '../work/index.ts'
+import { announceWorkSetChange, recordExternalReceipt } from '../work/index.ts'
 import { EXECUTE_JOB } from './actions.ts'
 import { connectionContext, REFRESH_JOB, refreshConnection } from './connections.ts'
 import { actionOf } from './connectors/index.ts'
 import { ProviderError, type Receipt } from './connectors/types.ts'
 import * as repo from './repo.ts'
 import { rotateSecrets } from './secrets.ts'
+import { redraftObjectRecommendations } from './recommendations.ts'
 
 export const ROTATE_JOB = 'integrations.rotate-secrets'
+export const REDRAFT_JOB = 'integrations.redraft'
 
 const MAX_ATTEMPTS = 6
+/** A provider's Retry-After is honoured up to this long; a longer one waits this long (and may be refused again). */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000
+const MIN_RETRY_MS = 500
+
+/**
+ * The delay before the next attempt that a failure asks for: a retryable provider refusal (429,
+ * 5xx) that carried Retry-After waits that long, bounded by MAX_RETRY_AFTER_MS; anything else
+ * follows the job's exponential backoff. Whether there is a next attempt at all is runExecution's
+ * rule (429/5xx only; after a call that may have reached the provider, only for idempotent or
+ * reconcilable actions).
+ */
+export function retryDelayOf(error: unknown): number | undefined {
+  if (!(error instanceof ProviderError) || !error.retryable || error.retryAfterMs === undefined) return undefined
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_MS, error.retryAfterMs))
+}
 
 async function finish(deps: AppDeps, execution: repo.ExecutionRow, action: repo.ActionRow, outcome: { receipt: Receipt } | { error: string }) {
   const now = nowIso()
@@ -32,6 +50,17 @@ async function finish(deps: AppDeps, execution: repo.ExecutionRow, action: repo.
     await repo.appendExecutionEvent(trx, execution.id, succeeded ? 'succeeded' : 'failed',
       succeeded ? JSON.stringify({ externalId: outcome.receipt.externalId, url: outcome.receipt.url }) : outcome.error.slice(0, 1000))
     await repo.updateAction(trx, action.id, { state: succeeded ? 'succeeded' : 'failed', updated_at: now })
+    if (succeeded && action.work_object_id) {
+      // The receipt goes onto the work object itself (its externalRefs and activity), in this transaction.
+      const { receipt } = outcome
+      await recordExternalReceipt(deps, trx, {
+        workspaceId: action.workspace_id, workObjectId: action.work_object_id, actorId: execution.created_by,
+        ref: {
+          provider: action.action_id.split('.')[0]!, externalId: receipt.externalId, ...(receipt.url ? { url: receipt.url } : {}),
+          ...(receipt.summary ? { summary: receipt.summary.slice(0, 500) } : {}), actionId: action.id, executionId: execution.id, at: now,
+        },
+      })
+    }
     if (action.work_set_id) {
       await announceWorkSetChange(deps, trx, action.work_set_id, 'execution.updated', {
         executionId: execution.id, actionId: action.id, workObjectId: action.work_object_id, executionState: succeeded ? 'succeeded' : 'failed',
@@ -102,7 +131,8 @@ async function runExecution(executionId: string, context: JobContext) {
     }
     // A 429 was refused before anything happened: the next attempt needs no reconciliation.
     if (failure.status === 429) await repo.updateExecution(db, executionId, { call_started_at: null })
-    await repo.appendExecutionEvent(db, executionId, 'retrying', failure.message.slice(0, 500))
+    const wait = retryDelayOf(failure)
+    await repo.appendExecutionEvent(db, executionId, 'retrying', `${failure.message.slice(0, 500)}${wait !== undefined ? ` (Retry-After: next attempt in ${Math.round(wait / 1000)} s)` : ''}`)
     throw failure
   }
 }
@@ -111,6 +141,7 @@ export const executeJob = defineJob<{ executionId: string }>({
   name: EXECUTE_JOB,
   maxAttempts: MAX_ATTEMPTS,
   backoff: 1000,
+  retryDelay: retryDelayOf,
   handler: ({ executionId }, context) => runExecution(executionId, context),
   async onDead({ executionId }, error, { deps, executor }) {
     const execution = await repo.findExecutionById(executor, executionId)
@@ -145,3 +176,22 @@ export const rotateJob = defineJob<Record<string, never>>({
     if (moved > 0) log.info({ moved }, 'connection secrets re-encrypted with the newest key')
   },
 })
+
+export const redraftJob = defineJob<{ workspaceId: string; workObjectId: string }>({
+  name: REDRAFT_JOB,
+  maxAttempts: 5,
+  backoff: 2000,
+  handler: ({ workspaceId, workObjectId }, { deps }) => redraftObjectRecommendations(deps, workspaceId, workObjectId),
+})
+
+/**
+ * deps.ports.workObjectChanged: a changed work object that has recommendations gets them redrafted
+ * after commit (one job per change of the object; a job finding nothing to change changes nothing).
+ */
+export function scheduleRedraft(): WorkObjectChangeListener {
+  return async (executor, change) => {
+    const has = await executor.selectFrom('action_recommendations').select('id').where('work_object_id', '=', change.workObjectId).limit(1).executeTakeFirst()
+    if (!has) return
+    await enqueue(executor, REDRAFT_JOB, { workspaceId: change.workspaceId, workObjectId: change.workObjectId }, { dedupeKey: `${change.workObjectId}|${change.updatedAt}` })
+  }
+}

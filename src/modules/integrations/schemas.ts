@@ -235,5 +235,10 @@ export const ActionParams = Type.Object({ actionId: Id })
 export const ExecutionParams = Type.Object({ executionId: Id })
 export const WorkObjectParams = Type.Object({ workObjectId: Id })
 export const WorkSetParams = Type.Object({ workSetId: Id })
+export const ConnectionParams = Type.Object({ connectionId: Id })
+export const ConnectionListQuery = Type.Object({
+  projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'Only this project\'s connections; without it, every connection of the workspace.' })),
+  includeRevoked: Type.Optional(Type.Boolean({ default: false, description: 'Revoked connections are left out unless true.' })),
+}, { additionalProperties: false })
 
 export const integrationSchemas = [IntegrationConnection, IntegrationAccess, ActionRecommendation, ExternalActionReceipt, PreparedExternalAction, ExecutionV2]

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { allowsAction } from './access.ts'
 import { canonicalPayload, issueApprovalToken, payloadHashOf, tokenMatches } from './approval.ts'
 import { ACTION_IDS, CONNECTORS } from './connectors/index.ts'
+import { parseRetryAfter, ProviderError, providerError } from './connectors/types.ts'
+import { MAX_RETRY_AFTER_MS, retryDelayOf } from './run.ts'
 import { suitableActions } from './recommendations.ts'
 import { createKeyring } from './secrets.ts'
 import type { WorkObject } from '../work/index.ts'
@@ -87,5 +89,26 @@ describe('the connector catalog', () => {
         expect(action.version).toBeGreaterThanOrEqual(1)
       }
     }
+  })
+})
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-24T20:00:00.000Z')
+  it('reads delay-seconds and HTTP dates; ignores what is neither', () => {
+    expect(parseRetryAfter('120', now)).toBe(120_000)
+    expect(parseRetryAfter(' 0 ', now)).toBe(0)
+    expect(parseRetryAfter('Tue, 24 Nov 2026 20:00:30 GMT', now)).toBe(30_000)
+    expect(parseRetryAfter('Tue, 24 Nov 2026 19:00:00 GMT', now)).toBe(0)
+    for (const value of [undefined, null, '', '-5', '1.5', 'soon', '2026-11-24']) expect(parseRetryAfter(value, now)).toBeUndefined()
+  })
+
+  it('shapes the next attempt only for retryable refusals, within the bound', () => {
+    expect(retryDelayOf(providerError(429, 'slow down', '3'))).toBe(3000)
+    expect(retryDelayOf(providerError(503, 'later', String(7 * 24 * 3600)))).toBe(MAX_RETRY_AFTER_MS)
+    expect(retryDelayOf(providerError(429, 'now', '0'))).toBeGreaterThan(0)
+    expect(retryDelayOf(providerError(400, 'bad', '3'))).toBeUndefined()
+    expect(retryDelayOf(providerError(503, 'no header'))).toBeUndefined()
+    expect(retryDelayOf(new ProviderError('x', { retryable: false, retryAfterMs: 1000 }))).toBeUndefined()
+    expect(retryDelayOf(new Error('not a provider'))).toBeUndefined()
   })
 })

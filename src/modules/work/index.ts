@@ -14,6 +14,8 @@
 //   workspaceId, words): accepted work of a project (project memory) and work a question mentions (answers).
 // - readWorkObject, readWorkSet, announceWorkSetChange: for the integrations module's recommended
 //   and executed actions (external-actions.ts); the detail reads them back through deps.ports.worksetActions.
+// - recordExternalReceipt(deps, trx, {workspaceId, workObjectId, actorId, ref}): an executed action's
+//   receipt (created issue's id and URL) onto the object's `externalRefs` and activity (external-refs.ts).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -40,6 +42,8 @@ export async function findWorkObject(deps: AppDeps, workspaceId: string, id: str
 }
 export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
 export { announceWorkSetChange, readWorkObject, readWorkSet } from './external-actions.ts'
+export { recordExternalReceipt } from './external-refs.ts'
+export type { ExternalRef } from './presenter.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

@@ -19,6 +19,14 @@ function proposalOf(row: WorkObjectRow) {
   return { proposal: { state: row.proposal_state, kind: 'object' as const, revisionId: row.current_revision_id } }
 }
 
+/** What executed external actions made for the object (receipts), oldest first; omitted while none. */
+export type ExternalRef = { provider: string; externalId: string; url?: string; summary?: string; actionId: string; executionId: string; at: string }
+
+function externalRefsOf(row: WorkObjectRow): { externalRefs?: ExternalRef[] } {
+  const refs = row.external_refs ? JSON.parse(row.external_refs) as ExternalRef[] : []
+  return refs.length > 0 ? { externalRefs: refs } : {}
+}
+
 export function presentWorkObject(row: WorkObjectRow) {
   return {
     id: row.id, workSetId: row.work_set_id, sessionId: row.session_id, conversationId: row.conversation_id,
@@ -41,6 +49,7 @@ export function presentWorkObject(row: WorkObjectRow) {
     reviewId: row.current_review_id,
     revisionId: row.current_revision_id, revisionHash: row.revision_hash, revisionNumber: row.revision_number,
     ...opt('createdById', row.created_by),
+    ...externalRefsOf(row),
     createdAt: row.created_at, updatedAt: row.updated_at,
   }
 }

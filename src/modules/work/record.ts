@@ -36,6 +36,8 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
   })))
   const { takeover_state: takeover, session_id: sessionId } = await announce(deps, trx, { id: object.work_set_id, conversation_id: object.conversation_id },
     change.event, { workObject: presentWorkObject(object), ...change.data }, at)
+  // Whoever derives from this object (recommended external actions) hears of it in the same transaction.
+  await deps.ports.workObjectChanged?.(trx, { workspaceId: object.workspace_id, workSetId: object.work_set_id, workObjectId: object.id, updatedAt: object.updated_at })
   // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
   if (takeover === 'empty' && object.kind === 'action') await enqueue(trx, TAKEOVER_JOB, { sessionId }, { dedupeKey: object.work_set_id })
   const seen = new Set<string>()

@@ -57,6 +57,15 @@ export const WorkObject = Type.Object({
   revisionHash: Type.String(),
   revisionNumber: Type.Integer(),
   createdById: Type.Optional(Type.String()),
+  externalRefs: Type.Optional(Type.Array(Type.Object({
+    provider: Type.String({ description: 'The connected tool, e.g. `github`.' }),
+    externalId: Type.String({ description: 'The created item\'s id at the provider (e.g. `octo-org/launch#12`).' }),
+    url: Type.Optional(Type.String({ description: 'Where the created item is.' })),
+    summary: Type.Optional(Type.String()),
+    actionId: Type.String({ description: 'The prepared action (PreparedExternalAction id) that made it.' }),
+    executionId: Type.String({ description: 'The execution whose receipt this is (GET /v1/executions/{executionId}).' }),
+    at: Timestamp,
+  }), { description: 'Receipts of the external actions executed for this object, oldest first (the created issue\'s id and URL). Omitted while none. Each is also in the object\'s activity (verb `external.created`).' })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'WorkObject' })

@@ -1,5 +1,5 @@
-// The blob store contract, on the filesystem store and on the database store (SQLite and
-// PostgreSQL): bytes come back intact, keys are checked, writes are all-or-nothing even when the
+// The blob store contract, on the filesystem store, the database store (SQLite and PostgreSQL) and
+// the S3 store (against a local server speaking the S3 protocol): bytes come back intact, keys are checked, writes are all-or-nothing even when the
 // writing process is killed mid-write.
 import { spawn } from 'node:child_process'
 import { readdir } from 'node:fs/promises'
@@ -7,10 +7,12 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, databaseKinds, tempDir, type TestDatabase } from '../../../test/databases.ts'
+import { startLocalS3 } from '../../../test/s3-server.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { openDatabase, type Database } from '../db/index.ts'
 import { createDatabaseBlobStore } from './database.ts'
 import { createFileBlobStore } from './filesystem.ts'
+import { createS3BlobStore } from './s3.ts'
 import type { BlobStore } from './store.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -45,6 +47,22 @@ const subjects: Subject[] = [
       }
     },
   })),
+  {
+    name: 's3 (s3rver)',
+    async open() {
+      const s3 = await startLocalS3()
+      const config = { ...s3.config, prefix: 'tenant-a/' }
+      const store = createS3BlobStore(config)
+      return {
+        store,
+        crashEnv: { BLOB_S3: JSON.stringify(config) },
+        async close() {
+          store.close?.()
+          await s3.close()
+        },
+      }
+    },
+  },
 ]
 
 /** A child process that writes crash/k0, crash/k1, … and prints each index once put() resolved. */
@@ -52,10 +70,12 @@ function startCrashWriter(env: Record<string, string>) {
   const filesystem = pathToFileURL(path.join(here, 'filesystem.ts')).href
   const database = pathToFileURL(path.join(here, 'database.ts')).href
   const db = pathToFileURL(path.join(here, '../db/index.ts')).href
+  const s3 = pathToFileURL(path.join(here, 's3.ts')).href
   const script = `
-    const { BLOB_ROOT, BLOB_DATABASE } = process.env
+    const { BLOB_ROOT, BLOB_DATABASE, BLOB_S3 } = process.env
     const store = BLOB_ROOT
       ? (await import(${JSON.stringify(filesystem)})).createFileBlobStore(BLOB_ROOT)
+      : BLOB_S3 ? (await import(${JSON.stringify(s3)})).createS3BlobStore(JSON.parse(BLOB_S3))
       : (await import(${JSON.stringify(database)})).createDatabaseBlobStore((await import(${JSON.stringify(db)})).openDatabase(JSON.parse(BLOB_DATABASE)).db)
     for (let index = 0; ; index += 1) {
       await store.put('crash/k' + index, Buffer.alloc(${CRASH_BLOB_BYTES}, (index * 37 + 11) % 256))

@@ -20,6 +20,7 @@ import { runner } from './migrations/0018_runner.ts'
 import { memory } from './migrations/0017_memory.ts'
 import { integrations } from './migrations/0014_integrations.ts'
 import { voice } from './migrations/0016_voice.ts'
+import { workExternalRefs } from './migrations/0020_work_external_refs.ts'
 
 const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0001_foundation': foundation,
@@ -39,6 +40,7 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0017_memory': memory,
   '0014_integrations': integrations,
   '0016_voice': voice,
+  '0020_work_external_refs': workExternalRefs,
 }
 
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {

@@ -54,6 +54,8 @@ export const ERROR_CODES = {
   approval_void: 409,
   action_state_conflict: 409,
   connection_not_ready: 409,
+  connection_revoked: 409,
+  action_superseded: 409,
   oauth_not_configured: 409,
   recommendation_incomplete: 409,
   payload_too_large: 413,

@@ -26,6 +26,19 @@ defineJob<{ key: string; failures: number }>({
   },
 })
 defineJob<{ key: string }>({ name: 'test.slow-retry', backoff: 60_000, async handler({ key }) { record(key); throw new Error('not yet') } })
+class AskedDelay extends Error {
+  readonly delayMs: number | undefined
+  constructor(delayMs: number | undefined) {
+    super('asked to wait')
+    this.delayMs = delayMs
+  }
+}
+defineJob<{ key: string; delayMs?: number }>({
+  name: 'test.asks-delay',
+  backoff: 60_000,
+  retryDelay: (error) => (error instanceof AskedDelay ? error.delayMs : undefined),
+  async handler({ key, delayMs }) { record(key); throw new AskedDelay(delayMs) },
+})
 defineJob<{ key: string; ms: number }>({
   name: 'test.sleep',
   async handler({ key, ms }) {
@@ -118,6 +131,19 @@ eachDatabase('durable jobs', (h) => {
     const row = await jobRow(h, id)
     expect(row).toMatchObject({ state: 'queued', attempts: 1, last_error: expect.stringContaining('not yet') })
     expect(new Date(row.run_at).getTime() - before).toBeGreaterThanOrEqual(0.8 * 60_000 - 100)
+  })
+
+  it('retries after the delay a failure asks for (retryDelay), else after the backoff', async () => {
+    const asked = await enqueue(h.database.db, 'test.asks-delay', { key: randomUUID(), delayMs: 5000 })
+    const silent = await enqueue(h.database.db, 'test.asks-delay', { key: randomUUID() })
+    await runner().drain()
+    const delayOf = async (id: string) => {
+      const row = await jobRow(h, id)
+      expect(row).toMatchObject({ state: 'queued', attempts: 1 })
+      return new Date(row.run_at).getTime() - new Date(row.updated_at).getTime()
+    }
+    expect(await delayOf(asked.id)).toBe(5000)
+    expect(await delayOf(silent.id)).toBeGreaterThanOrEqual(0.8 * 60_000)
   })
 
   it('claims a job again when its worker stops holding the lease, and fences the late worker out', async () => {

@@ -21,6 +21,11 @@ export type JobDefinition<Payload = unknown> = {
   maxAttempts: number
   /** delay before retry number `attempt + 1`, in ms */
   backoff: (attempt: number) => number
+  /**
+   * the delay before the next retry that this failure asks for (e.g. a provider's Retry-After),
+   * in ms; undefined falls back to `backoff`
+   */
+  retryDelay?: (error: unknown, attempt: number) => number | undefined
   /** called in the transaction that dead-letters the job, e.g. to mark what it was for as failed */
   onDead?: (payload: Payload, error: string, context: JobContext & { executor: Executor }) => Promise<void>
 }
@@ -31,6 +36,7 @@ export type JobSpec<Payload> = {
   maxAttempts?: number
   /** a base delay in ms (doubled each retry, capped at 5 minutes, ±20 % jitter) or a function of the attempt */
   backoff?: number | ((attempt: number) => number)
+  retryDelay?: JobDefinition<Payload>['retryDelay']
   onDead?: JobDefinition<Payload>['onDead']
 }
 
@@ -57,6 +63,7 @@ export function defineJob<Payload>(spec: JobSpec<Payload>): JobDefinition<Payloa
     handler: spec.handler,
     maxAttempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     backoff,
+    ...(spec.retryDelay ? { retryDelay: spec.retryDelay } : {}),
     ...(spec.onDead ? { onDead: spec.onDead } : {}),
   }
   registry.set(spec.name, definition as JobDefinition)

@@ -91,7 +91,7 @@ export function createJobRunner(getDeps: () => AppDeps, options: JobRunnerOption
       clearInterval(heartbeat)
       const text = describeError(error)
       if (job.attempts >= job.max_attempts) return giveUp(job, payload, context, text)
-      const delay = definition.backoff(job.attempts)
+      const delay = definition.retryDelay?.(error, job.attempts) ?? definition.backoff(job.attempts)
       jobLog.warn({ err: error, retryInMs: delay }, 'job failed; it will be retried')
       await failJob(database.db, job, text, delay)
     }

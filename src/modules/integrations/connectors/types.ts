@@ -72,9 +72,21 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * A `Retry-After` header (RFC 9110 §10.2.3) as milliseconds from `now`: delay-seconds or an
+ * HTTP-date (a date in the past is 0). Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim()
+  if (!text) return undefined
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  const at = Date.parse(text)
+  return Number.isFinite(at) && /[a-z]/i.test(text) ? Math.max(0, at - now) : undefined
+}
+
 /** 429 and 5xx may pass; everything else is the request's own fault. */
 export function providerError(status: number | undefined, message: string, retryAfter?: string | null) {
   const retryable = status === undefined || status === 429 || status >= 500
-  const seconds = retryAfter ? Number(retryAfter) : NaN
-  return new ProviderError(message, { status, retryable, retryAfterMs: Number.isFinite(seconds) ? seconds * 1000 : undefined })
+  const retryAfterMs = retryable ? parseRetryAfter(retryAfter) : undefined
+  return new ProviderError(message, { status, retryable, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) })
 }

@@ -1,5 +1,6 @@
 // Row types of the tables owned by the work module.
 // Only that owner queries them; other modules go through its index.ts (docs/ARCHITECTURE.md).
+import type { Generated } from 'kysely'
 import type { ClarificationStatus, ProposalState, RelationStatus, RelationType, ResponsibilityState, ReviewTaskState, TakeoverState, WorkKind, WorkStage } from '../../../domain/vocabulary.ts'
 
 export type { ClarificationStatus, ProposalState, RelationStatus, ResponsibilityState, ReviewTaskState, TakeoverState, WorkKind, WorkStage }
@@ -114,6 +115,8 @@ export type WorkObjectTable = {
   owner_account_id: string | null
   reviewer_account_id: string | null
   current_review_id: string
+  /** JSON text: ExternalRef[], what executed external actions made for the object (migration 0020) */
+  external_refs: Generated<string>
   created_by: string | null
   created_at: string
   updated_at: string

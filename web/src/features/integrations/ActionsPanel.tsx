@@ -1,6 +1,7 @@
 // On a work object: the recommended external actions (drafted again on request), preparing one
 // into a frozen payload, approving EXACTLY that payload (shown with its hash), executing it, and
-// the execution's status and receipt. Nothing leaves Confer before "Send".
+// the execution's status and receipt, and what executed actions already made for the object (its
+// externalRefs, the receipts written onto it). Nothing leaves Confer before "Send".
 import { useEffect, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
@@ -21,6 +22,20 @@ export default function ActionsPanel({ wo }: { wo: WorkObject }) {
       <h4>{t('actions.title')}</h4>
       <button type="button" disabled={busy} onClick={refresh}>{recommendations ? t('actions.refresh') : t('actions.show')}</button>
       <ErrorLine error={error} />
+      {wo.externalRefs && wo.externalRefs.length > 0 ? (
+        <>
+          <p id={`sent-${wo.id}`}>{t('actions.sent')}</p>
+          <ul aria-labelledby={`sent-${wo.id}`} data-testid="external-refs">
+            {wo.externalRefs.map((ref) => (
+              <li key={ref.executionId}>
+                <span className="badge">{ref.provider}</span>{' '}
+                {ref.url ? <a href={ref.url} target="_blank" rel="noreferrer">{ref.externalId}</a> : <code>{ref.externalId}</code>}
+                {ref.summary ? <span className="muted"> — {ref.summary}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {recommendations && recommendations.length === 0 ? <p className="muted">{t('actions.none')}</p> : null}
       <ul>
         {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} />)}

@@ -1,39 +1,27 @@
-// A project's integrations: the connections it may use (from the agent tools list, the API's only
-// listing), connecting a tool with a credential or through OAuth, and (managers) the project's access.
-import { useEffect, useMemo, useState } from 'react'
+// A project's integrations: its connections (GET /v1/integrations/connections, no secrets) with
+// revoke behind a confirmation, connecting a tool with a credential or through OAuth, and
+// (managers) the project's access.
+import { useEffect, useState } from 'react'
 import { navigate, useLocation } from '../../app/router.ts'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
-import { CATALOG, integrations, useExternalTools, useProjects } from './api.ts'
+import { CATALOG, integrations, useConnections, useProjects } from './api.ts'
 
-type Listed = { id: string; service: string; actionIds: string[]; authType?: string; status?: string }
+type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds'>
 
 export function IntegrationsPage() {
   const { t } = useI18n()
   const { query } = useLocation()
   const projects = useProjects()
-  const tools = useExternalTools()
   const current = useCurrentAccount()
   const isManager = ['owner', 'admin'].includes(current.data?.membership?.accessRole ?? '')
   const projectId = query.get('project') ?? projects.data?.[0]?.id ?? ''
-  const [created, setCreated] = useState<IntegrationConnection[]>([])
-
-  const listed = useMemo(() => {
-    const byId = new Map<string, Listed>()
-    for (const tool of tools.data?.tools ?? []) {
-      if (!tool.projectIds.includes(projectId)) continue
-      const entry = byId.get(tool.connectionId) ?? { id: tool.connectionId, service: tool.actionId.split('.')[0]!, actionIds: [] }
-      if (!entry.actionIds.includes(tool.actionId)) entry.actionIds.push(tool.actionId)
-      byId.set(tool.connectionId, entry)
-    }
-    for (const connection of created) {
-      if (connection.projectId === projectId) byId.set(connection.id, { ...connection, ...byId.get(connection.id), authType: connection.authType, status: connection.status })
-    }
-    return [...byId.values()]
-  }, [tools.data, created, projectId])
+  const connections = useConnections(projectId)
+  const [message, setMessage] = useState<string>()
+  const listed = connections.data ?? []
 
   return (
     <section className="integrations">
@@ -49,23 +37,54 @@ export function IntegrationsPage() {
             {projects.data.map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
           </select>
           <h2>{t('integrations.connections')}</h2>
-          {tools.error ? <ErrorLine error={tools.error.message} /> : null}
-          {listed.length === 0 ? <p className="muted">{t('integrations.noConnections')}</p> : (
+          {connections.error ? <ErrorLine error={connections.error.message} /> : null}
+          {!connections.data && !connections.error ? <Loading /> : null}
+          {message ? <p role="status" data-testid="connection-revoked">{message}</p> : null}
+          {connections.data && listed.length === 0 ? <p className="muted">{t('integrations.noConnections')}</p> : null}
+          {listed.length > 0 ? (
             <ul className="cards" data-testid="connections">
-              {listed.map((connection) => (
-                <li key={connection.id} className="card">
-                  <strong>{connection.service}</strong>
-                  {connection.status ? <> <span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span></> : null}
-                  <p className="muted">{connection.actionIds.join(', ')}</p>
-                </li>
-              ))}
+              {listed.map((connection) => <ConnectionCard key={connection.id} connection={connection} onRevoked={setMessage} />)}
             </ul>
-          )}
-          <ConnectForm projectId={projectId} onCreated={(connection) => setCreated((items) => [...items, connection])} />
+          ) : null}
+          <ConnectForm projectId={projectId} onCreated={() => setMessage(undefined)} />
           {isManager ? <AccessForm key={`${projectId}:${listed.map((connection) => connection.id).join(',')}`} projectId={projectId} connections={listed} /> : null}
         </>
       ) : null}
     </section>
+  )
+}
+
+function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConnection; onRevoked: (message: string) => void }) {
+  const { t, dateTime } = useI18n()
+  const [confirming, setConfirming] = useState(false)
+  const { busy, error, run } = useAction()
+  const titleId = `connection-${connection.id}`
+  return (
+    <li className="card" data-connection-id={connection.id}>
+      <strong id={titleId}>{connection.service} <span className="muted">{connection.connectionAlias}</span></strong>
+      {' '}<span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span>
+      <p className="muted">{connection.actionIds.join(', ')}</p>
+      <p className="muted">
+        {t(`integrations.auth.${connection.authType}` as MessageKey)}
+        {' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}
+        {' · '}{t('integrations.connectedAt', { date: dateTime(connection.createdAt) })}
+      </p>
+      {connection.lastError ? <p className="muted">{connection.lastError}</p> : null}
+      {!confirming ? (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>{t('integrations.revoke')}</button>
+      ) : (
+        <div className="row" role="group" aria-label={t('integrations.revokeConfirmLabel', { alias: connection.connectionAlias })}>
+          <p>{t('integrations.revokeConfirm', { alias: connection.connectionAlias })}</p>
+          <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
+            const revoked = await integrations.revoke(connection)
+            setConfirming(false)
+            onRevoked(t('integrations.revoked', { alias: revoked.connectionAlias }))
+          })}>{t('integrations.revokeYes')}</button>
+          <button type="button" onClick={() => setConfirming(false)}>{t('common.cancel')}</button>
+        </div>
+      )}
+      <ErrorLine error={error} />
+    </li>
   )
 }
 

@@ -8,6 +8,10 @@ import type {
 } from '../../lib/types.ts'
 
 export const TOOLS = '/v1/agent/external-tools'
+export const CONNECTIONS = '/v1/integrations/connections'
+export const connectionsPath = (projectId: string) => `${CONNECTIONS}?projectId=${encodeURIComponent(projectId)}`
+/** A project's connections (revoked ones left out), newest first; no secrets. */
+export const useConnections = (projectId: string) => useResource<IntegrationConnection[]>(projectId ? connectionsPath(projectId) : null)
 export const useExternalTools = () => useResource<ExternalToolList>(TOOLS)
 export const useProjects = () => useResource<Project[]>('/v1/projects?status=active')
 export const executionPath = (id: string) => `/v1/executions/${encodeURIComponent(id)}`
@@ -35,10 +39,20 @@ export const CATALOG: CatalogEntry[] = [
 export const integrations = {
   connectWithCredential: async (input: CredentialConnectionInput) => {
     const connection = await api.post<IntegrationConnection>('/v1/integrations/connections/credential', input, { 'idempotency-key': idempotencyKey() })
-    invalidate(TOOLS)
+    invalidate(TOOLS, CONNECTIONS)
     return connection
   },
-  startOAuth: (input: OAuthConnectionInput) => api.post<OAuthConnectionResult>('/v1/integrations/connections/oauth', input, { 'idempotency-key': idempotencyKey() }),
+  /** Deletes the stored credential; actions prepared through it can no longer run. */
+  revoke: async (connection: IntegrationConnection) => {
+    const revoked = await api.delete<IntegrationConnection>(`${CONNECTIONS}/${encodeURIComponent(connection.id)}`)
+    invalidate(TOOLS, CONNECTIONS)
+    return revoked
+  },
+  startOAuth: async (input: OAuthConnectionInput) => {
+    const started = await api.post<OAuthConnectionResult>('/v1/integrations/connections/oauth', input, { 'idempotency-key': idempotencyKey() })
+    invalidate(CONNECTIONS)
+    return started
+  },
   setAccess: async (input: AccessInput) => {
     const access = await api.put<IntegrationAccess>('/v1/integrations/access', input)
     invalidate(TOOLS)
