@@ -14,10 +14,11 @@ import { benchAnswers } from './answers.ts'
 import { benchExtraction, formatExtractionBench } from './extraction.ts'
 import { startProcess } from './servers.ts'
 import { benchWork } from './work.ts'
+import { benchWeb, buildWebClient } from './web.ts'
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-/** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, …) */
+/** BENCH_ONLY=fanout,audio runs only those scenarios (names: current, projects, audio, fanout, search, answers, work, web, extraction, transcription) */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean)
 export const want = (scenario: string) => !ONLY || ONLY.includes(scenario)
 // `npm run bench -- --cluster` or BENCH_ONLY=cluster: 1, 2 and 4 nodes behind a balancer instead (bench/cluster.ts).
@@ -152,8 +153,10 @@ async function benchProjects(label: string, baseUrl: string, cookie: string, bas
 
 async function benchConfer(label: string, databaseUrl: string, baseline: Figures, audioBaseline: Figures) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'confer-bench-'))
+  // NODE_ENV test, not production: production requires an https PUBLIC_URL (a TLS proxy), and the
+  // bench talks plain http to 127.0.0.1; what production changes besides is logging (LOG_LEVEL warn here).
   const server = await startProcess('src/main.ts', {
-    NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
+    NODE_ENV: 'test', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
     // The ingestion scenario measures storing audio; transcription has its own scenario.
     STT_ENGINE: 'client',
@@ -174,6 +177,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
       if (want('search')) for (const line of await benchSearch(server.url, searcher, label)) console.log(line)
       if (want('answers')) for (const line of await benchAnswers(server.url, searcher, label)) console.log(line)
     }
+    if (want('web')) for (const line of await benchWeb(label, server.url, await signIn(server.url, outbox.read))) console.log(line)
     if (want('work')) {
       await benchWork(label, server.url, await signIn(server.url, outbox.read), load,
         (name, figures, against) => console.log(row(name, figures as Figures, (against as Figures | undefined) ?? baseline)))
@@ -183,6 +187,9 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     await server.stop()
   }
 }
+
+// The web scenario measures the client as built from web/ now (the server serves web/dist).
+if (want('web')) buildWebClient()
 
 const baselineServer = await startProcess('bench/baseline-server.ts', {}, '/')
 const baseline = await load(baselineServer.url)

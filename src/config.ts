@@ -9,6 +9,8 @@ export type OidcProviderConfig = {
   discoveryUrl: string
   clientId: string
   clientSecret: string
+  /** shown on the sign-in button (OIDC_PROVIDER_NAME; defaults to the id) */
+  name: string
 }
 
 export type Config = {
@@ -358,7 +360,8 @@ function oidcProvider(env: Env, problems: string[]): OidcProviderConfig | undefi
   } catch {
     problems.push('OIDC_DISCOVERY_URL: must be an http(s) URL')
   }
-  return { providerId: providerId!, discoveryUrl: discoveryUrl!, clientId: clientId!, clientSecret: clientSecret! }
+  const name = env.OIDC_PROVIDER_NAME?.trim().slice(0, 60) || providerId!
+  return { providerId: providerId!, discoveryUrl: discoveryUrl!, clientId: clientId!, clientSecret: clientSecret!, name }
 }
 
 function stripeConfig(env: Env, problems: string[]): StripeConfig | undefined {

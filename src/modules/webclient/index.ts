@@ -3,12 +3,14 @@
 // and index.html for the pages the client routes itself (`/`, `/share/{token}`, `/invite/{token}`,
 // `/sessions/…`, …). Exports nothing for other modules. Without a build it serves nothing, and
 // those paths answer the API's 404 problem.
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { signInProviders } from '../../platform/auth/providers.ts'
 import type { AppDeps } from '../../platform/deps.ts'
+import { withClientConfig } from './client-config.ts'
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
 
@@ -18,7 +20,7 @@ export const CLIENT_ROUTES = ['share', 'invite', 'sessions', 'record', 'projects
 // Public pages, and not counted against the API's per-minute limit: one page load fetches several files.
 const routeConfig = { access: 'public', rateLimit: false } as const
 
-export function webclientModule(_deps: AppDeps, root = WEB_DIST): FastifyPluginAsync {
+export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAsync {
   return async (app) => {
     if (!existsSync(path.join(root, 'index.html'))) {
       app.log.warn(`no web client build in ${root}: run \`npm run build:web\``)
@@ -26,11 +28,15 @@ export function webclientModule(_deps: AppDeps, root = WEB_DIST): FastifyPluginA
     }
     await app.register(fastifyStatic, { root, serve: false, preCompressed: true })
 
+    // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
+    // page needs no request to draw its buttons (docs/decisions.md, "Web client").
+    const indexHtml = withClientConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), { authProviders: signInProviders(deps.config) })
     const sendIndex = (reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
-      .sendFile('index.html', root, { cacheControl: false })
+      .type('text/html; charset=utf-8')
+      .send(indexHtml)
 
     app.get('/', { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
     for (const segment of CLIENT_ROUTES) {

@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
+import { startOidcTestProvider } from '../../../test/oidc-test-provider.ts'
 import { WEB_DIST } from './index.ts'
 
 const ROOT = path.resolve(WEB_DIST, '../..')
@@ -62,5 +63,39 @@ eachDatabase('web client serving', (h) => {
     const bytes = scripts().reduce((sum, script) => sum + statSync(path.join(WEB_DIST, `${script}.br`)).size, 0)
     console.log(`first-load JavaScript: ${(bytes / 1024).toFixed(1)} KB brotli`)
     expect(bytes).toBeLessThanOrEqual(JS_BUDGET_BYTES)
+  })
+})
+
+// The sign-in providers reach the client in index.html (and any client at GET /api/auth/providers):
+// ids and names only, never a client id or secret.
+const oidc = await startOidcTestProvider()
+afterAll(() => oidc.close())
+const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[] }
+
+eachDatabase('web client config, providers configured', (h) => {
+  it('lists GitHub and the OpenID Connect provider in index.html and at /api/auth/providers, without secrets', async () => {
+    const page = await h.anonymous.get('/invite/abc123')
+    const expected = [{ id: 'github', name: 'GitHub', type: 'social' }, { id: 'acme-sso', name: 'Acme </script> SSO', type: 'oidc' }]
+    expect(configOf(page.body).authProviders).toEqual(expected)
+    expect(page.body).not.toContain('Acme </script>')
+    expect(page.body).not.toContain('github-client-secret')
+    expect(page.body).not.toContain('github-client-id')
+    const listed = await h.anonymous.get('/api/auth/providers')
+    expect(listed.statusCode).toBe(200)
+    expect(listed.json()).toEqual({ providers: expected })
+    expect(listed.body).not.toContain('oidc-client-secret')
+  })
+}, {
+  env: {
+    GITHUB_CLIENT_ID: 'github-client-id', GITHUB_CLIENT_SECRET: 'github-client-secret',
+    OIDC_PROVIDER_ID: 'acme-sso', OIDC_PROVIDER_NAME: 'Acme </script> SSO', OIDC_DISCOVERY_URL: oidc.discoveryUrl,
+    OIDC_CLIENT_ID: 'oidc-client-id', OIDC_CLIENT_SECRET: 'oidc-client-secret',
+  },
+})
+
+eachDatabase('web client config, no provider', (h) => {
+  it('lists no provider', async () => {
+    expect(configOf((await h.anonymous.get('/')).body).authProviders).toEqual([])
+    expect((await h.anonymous.get('/api/auth/providers')).json()).toEqual({ providers: [] })
   })
 })

@@ -1,4 +1,4 @@
-// Serves better-auth at /api/auth/* through Fastify: the request becomes a Fetch Request, the
+// Serves better-auth at /api/auth/* (and Confer's GET /api/auth/providers) through Fastify: the request becomes a Fetch Request, the
 // Response is copied back (every Set-Cookie kept). Hidden from the OpenAPI document. An error
 // answer becomes problem+json like every other error of the API: better-auth's `code`
 // (INVALID_OTP …) lowercased, its message as `detail` (docs/errors.md).
@@ -6,8 +6,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
 import { PROBLEM_CONTENT_TYPE, problemTitle } from '../http/problem.ts'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type Auth } from './auth.ts'
+import { signInProviders } from './providers.ts'
 
 export function mountAuth(app: FastifyInstance, auth: Auth, config: Config) {
+  // The configured external identity providers (providers.ts); public, the same for everyone.
+  const providers = { providers: signInProviders(config) }
+  app.get(`${AUTH_BASE_PATH}/providers`, { schema: { hide: true }, config: { access: 'public' } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').send(providers))
   app.route({
     method: ['GET', 'POST'],
     url: `${AUTH_BASE_PATH}/*`,

@@ -129,7 +129,44 @@ export function useResource<T>(path: string | null): { data?: T; error?: ApiErro
   return { data: entry?.data as T | undefined, error: entry?.error, loading: !entry || entry.loading, reload }
 }
 
-export function clearCache() { cache.clear(); changed.emit() }
+export function clearCache() { cache.clear(); early.clear(); changed.emit() }
+
+/** What the cache holds for a path now, without subscribing or loading. */
+export function peek<T>(path: string): { data?: T; loading: boolean } | undefined {
+  const entry = cache.get(path)
+  return entry ? { data: entry.data as T | undefined, loading: entry.loading } : undefined
+}
+
+/**
+ * Starts a cached GET before a page asks for it (the page being opened, while the shell still asks
+ * who is signed in); answers its data. A failure is not kept: the page asks again (after signing in).
+ */
+export function prefetch<T>(path: string): Promise<T | undefined> {
+  if (!cache.has(path)) load(path)
+  return cache.get(path)!.promise!.then(() => {
+    const entry = cache.get(path)
+    if (entry?.error) { cache.delete(path); return undefined }
+    return entry?.data as T | undefined
+  })
+}
+
+// ---- one-time early GETs (not cached): started at boot, taken by the first getEarly of that path ----
+
+const early = new Map<string, Promise<unknown>>()
+
+export function startEarly(path: string) {
+  if (early.has(path)) return
+  const promise = api.get<unknown>(path)
+  promise.catch(() => early.delete(path))
+  early.set(path, promise)
+}
+
+/** The early request of `path` if one was started (once), else a new GET. */
+export function getEarly<T>(path: string): Promise<T> {
+  const started = early.get(path)
+  early.delete(path)
+  return (started as Promise<T> | undefined) ?? api.get<T>(path)
+}
 
 /** A mutation's pending state and error sentence. */
 export function useAction() {

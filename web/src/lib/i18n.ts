@@ -33,6 +33,8 @@ const en = {
   'signin.resendLimit': 'You can ask for at most 5 codes per hour ({left} left).',
   'signin.otherEmail': 'Use another address',
   'signin.providers': 'Or continue with',
+  'signin.with': 'Continue with {name}',
+  'signin.providerFailed': 'Signing in through the identity provider did not work ({code}). Try again, or use an email code.',
   'welcome.title': 'Create your workspace',
   'welcome.name': 'Workspace name',
   'welcome.create': 'Create workspace',
@@ -60,6 +62,8 @@ const en = {
   'record.waiting': 'Waiting for speech…',
   'record.resumePending': '{count} chunks from an earlier recording are still waiting; they are being uploaded.',
   'record.micDenied': 'The microphone could not be opened. Allow it in the browser and try again.',
+  'record.displayDenied': 'Sharing a screen or tab was not allowed, so system audio cannot be recorded. Allow sharing, or choose the microphone only.',
+  'record.noSystemAudio': 'The shared screen or tab gives no audio: only the microphone is being recorded. To include it, share a browser tab with “Share tab audio” ticked.',
   'record.ended': 'The meeting has ended. Its work is being prepared.',
   'record.open': 'Open the session',
   'sessions.title': 'Sessions',
@@ -69,11 +73,14 @@ const en = {
   'sessions.state.failed': 'Failed',
   'session.transcript': 'Transcript',
   'session.searchTranscript': 'Search the transcript',
+  'session.transcriptLines': 'Transcript lines',
   'session.matches': '{count} matching segments',
   'session.work': 'Work',
   'session.share': 'Share',
   'session.shareCreate': 'Create a share link',
   'session.shareAllowComments': 'Let people with the link comment',
+  'session.shareRevoke': 'Stop sharing',
+  'session.shareRevoked': 'Sharing stopped: the link no longer opens this meeting.',
   'session.shareLink': 'Share link',
   'session.copy': 'Copy',
   'session.processing': 'Processing the recording…',
@@ -457,7 +464,7 @@ const zh: Messages = {
   'signin.title': '登录 Confer', 'signin.email': '邮箱地址', 'signin.sendCode': '发送验证码到邮箱',
   'signin.sent': '我们已向 {email} 发送 6 位验证码，10 分钟内有效。', 'signin.code': '验证码', 'signin.digit': '第 {n} 位（共 6 位）',
   'signin.verify': '登录', 'signin.resend': '重新发送验证码', 'signin.resendLimit': '每小时最多获取 5 个验证码（还剩 {left} 个）。',
-  'signin.otherEmail': '换一个邮箱', 'signin.providers': '或使用以下方式',
+  'signin.otherEmail': '换一个邮箱', 'signin.providers': '或使用以下方式', 'signin.with': '使用 {name} 继续', 'signin.providerFailed': '通过身份提供方登录未成功（{code}）。请重试，或使用邮件验证码。',
   'welcome.title': '创建工作区', 'welcome.name': '工作区名称', 'welcome.create': '创建工作区',
   'invite.title': '你收到了邀请', 'invite.body': '{inviter} 邀请 {email} 加入工作区 {workspace}。', 'invite.project': '你将加入项目 {project}。',
   'invite.permission.edit': '你可以创建和修改内容。', 'invite.permission.view': '你可以查看和评论。', 'invite.expires': '邀请于 {date} 过期。',
@@ -466,11 +473,11 @@ const zh: Messages = {
   'record.systemUnavailable': '此浏览器无法捕获系统声音，只会录制麦克风。', 'record.sessionTitle': '标题（可选）', 'record.start': '开始录制',
   'record.end': '结束会议', 'record.level': '输入音量', 'record.chunks': '已录制 {recorded} 段，{pending} 段等待上传',
   'record.offline': '已离线：音频保存在此浏览器中，恢复连接后自动上传。', 'record.live': '实时转写', 'record.waiting': '等待语音…',
-  'record.resumePending': '之前录制的 {count} 段音频仍在等待，正在上传。', 'record.micDenied': '无法打开麦克风。请在浏览器中允许后重试。',
+  'record.resumePending': '之前录制的 {count} 段音频仍在等待，正在上传。', 'record.micDenied': '无法打开麦克风。请在浏览器中允许后重试。', 'record.displayDenied': '未允许共享屏幕或标签页，因此无法录制系统声音。请允许共享，或只选择麦克风。', 'record.noSystemAudio': '共享的屏幕或标签页没有声音：只在录制麦克风。如需录入，请共享浏览器标签页并勾选“分享标签页音频”。',
   'record.ended': '会议已结束，正在整理工作项。', 'record.open': '打开会议',
   'sessions.title': '会议', 'sessions.state.recording': '录制中', 'sessions.state.processing': '处理中', 'sessions.state.ready': '已完成', 'sessions.state.failed': '失败',
-  'session.transcript': '转写', 'session.searchTranscript': '搜索转写内容', 'session.matches': '{count} 个匹配片段', 'session.work': '工作',
-  'session.share': '分享', 'session.shareCreate': '创建分享链接', 'session.shareAllowComments': '允许持有链接的人评论', 'session.shareLink': '分享链接',
+  'session.transcript': '转写', 'session.searchTranscript': '搜索转写内容', 'session.transcriptLines': '转写内容', 'session.matches': '{count} 个匹配片段', 'session.work': '工作',
+  'session.share': '分享', 'session.shareCreate': '创建分享链接', 'session.shareAllowComments': '允许持有链接的人评论', 'session.shareRevoke': '停止分享', 'session.shareRevoked': '已停止分享：该链接不再能打开此会议。', 'session.shareLink': '分享链接',
   'session.copy': '复制', 'session.processing': '正在处理录音…', 'session.refinement': '正在提取工作：已读 {segments} 段，发现 {items} 项',
   'work.takeover': '交接摘要', 'work.takeover.pending': '摘要生成中。', 'work.takeover.empty': '没有行动项，因此没有摘要。', 'work.takeover.failed': '摘要生成失败：{detail}',
   'work.rebuild': '根据转写重建工作', 'work.needsRebuild': '部分早期结果被当前质量门槛隐藏。', 'work.proposals': '建议', 'work.objects': '工作项',
@@ -709,8 +716,19 @@ export function translate(key: MessageKey, values: Record<string, string | numbe
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => String(values[name] ?? ''))
 }
 
+// One formatter per locale: building one is far dearer than formatting with it.
+const formatters = new Map<Locale, Intl.DateTimeFormat>()
+const formatterFor = (locale: Locale) => {
+  let formatter = formatters.get(locale)
+  if (!formatter) formatters.set(locale, formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }))
+  return formatter
+}
+
 export function useI18n() {
   const locale = useSyncExternalStore((listener) => { listeners.add(listener); return () => listeners.delete(listener) }, () => current)
-  const dateTime = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })
+  const dateTime = (iso: string) => {
+    const date = new Date(iso)
+    return Number.isNaN(date.getTime()) ? iso : formatterFor(locale).format(date)
+  }
   return { locale, t: translate, dateTime }
 }

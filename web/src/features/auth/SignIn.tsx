@@ -4,7 +4,9 @@ import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } 
 import { invalidate, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
-import { CURRENT, codesLeft, noteSend, sendCode, verifyCode } from './api.ts'
+import { clientConfig } from '../../lib/config.ts'
+import { useLocation } from '../../app/router.ts'
+import { CURRENT, codesLeft, noteSend, sendCode, signInWith, verifyCode } from './api.ts'
 
 export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: string; onSignedIn?: () => void; embedded?: boolean }) {
   const { t } = useI18n()
@@ -14,6 +16,8 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
   const [digits, setDigits] = useState<string[]>(['', '', '', '', '', ''])
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const { busy, error, run } = useAction()
+  // Back from an identity provider that failed: better-auth's error code in the query.
+  const providerError = useLocation().query.get('error')?.slice(0, 60)
   // After the heading took the focus (PageTitle, a child: its effect runs first), the code boxes take it.
   useEffect(() => { if (sentTo) boxes.current[0]?.focus() }, [sentTo])
 
@@ -70,7 +74,8 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
           <input id="signin-email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
           <button type="submit" className="primary" disabled={busy}>{t('signin.sendCode')}</button>
         </form>
-        <ErrorLine error={error} />
+        <ErrorLine error={error ?? (providerError ? t('signin.providerFailed', { code: providerError }) : undefined)} />
+        <Providers busy={busy} onChoose={(id) => void run(() => signInWith(id))} />
       </section>
     )
   }
@@ -100,5 +105,20 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
         <button type="button" className="link" onClick={() => setSentTo(undefined)}>{t('signin.otherEmail')}</button>
       </div>
     </section>
+  )
+}
+
+/** A button per external identity provider the server is configured with; none when there is none. */
+function Providers({ busy, onChoose }: { busy: boolean; onChoose: (id: string) => void }) {
+  const { t } = useI18n()
+  const providers = clientConfig().authProviders
+  if (providers.length === 0) return null
+  return (
+    <div className="providers" role="group" aria-labelledby="providers-title">
+      <p id="providers-title" className="muted">{t('signin.providers')}</p>
+      {providers.map((provider) => (
+        <button key={provider.id} type="button" disabled={busy} onClick={() => onChoose(provider.id)}>{t('signin.with', { name: provider.name })}</button>
+      ))}
+    </div>
   )
 }

@@ -28,3 +28,14 @@ function recentSends(email: string): number[] {
     return list.filter((at) => at > Date.now() - 3_600_000)
   } catch { return [] }
 }
+
+/**
+ * Starts sign-in at an external identity provider: better-auth answers the provider's authorize
+ * URL and the browser goes there; it comes back to this page (signed in) or to /signin?error=….
+ */
+export async function signInWith(provider: string) {
+  const started = await api.post<{ url?: string }>('/api/auth/sign-in/social', {
+    provider, callbackURL: location.href, errorCallbackURL: `${location.origin}/signin`,
+  })
+  if (started.url) location.assign(started.url)
+}

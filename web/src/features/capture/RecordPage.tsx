@@ -9,7 +9,7 @@ import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
-import { canCaptureSystemAudio, startRecording, type Recording } from './recorder.ts'
+import { canCaptureSystemAudio, CaptureRefused, startRecording, type Recording } from './recorder.ts'
 
 export function RecordPage() {
   const { t } = useI18n()
@@ -19,6 +19,8 @@ export function RecordPage() {
   const [recorded, setRecorded] = useState(0)
   const [upload, setUpload] = useState<UploadState>()
   const [ending, setEnding] = useState(false)
+  // System audio was asked for, but the shared screen or tab has none: said, not hidden.
+  const [noSystemAudio, setNoSystemAudio] = useState(false)
   const recording = useRef<Recording | undefined>(undefined)
   const meter = useRef<HTMLMeterElement>(null)
   const { busy, error, run, setError } = useAction()
@@ -41,10 +43,11 @@ export function RecordPage() {
     const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}) })
     try {
       recording.current = await startRecording(created.id, mode, setRecorded)
-    } catch {
-      setError(t('record.micDenied'))
+    } catch (caught) {
+      setError(t(caught instanceof CaptureRefused && caught.what === 'display' ? 'record.displayDenied' : 'record.micDenied'))
       return
     }
+    setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
     invalidate('/v1/sessions')
   })
@@ -93,6 +96,7 @@ export function RecordPage() {
         <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
           {t('record.chunks', { recorded, pending: upload?.pending ?? 0 })}
         </p>
+        {noSystemAudio ? <p className="warning" role="status" data-testid="no-system-audio">{t('record.noSystemAudio')}</p> : null}
         {upload?.offline ? <p className="warning" role="alert">{t('record.offline')}</p> : null}
         <button type="button" className="danger" disabled={busy || ending} onClick={() => void end()}>{t('record.end')}</button>
         <ErrorLine error={error} />

@@ -17,7 +17,18 @@ function recorderType(): string {
   return ''
 }
 
+/** What could not be opened: the microphone, or the screen or tab whose audio was asked for. */
+export class CaptureRefused extends Error {
+  readonly what: 'microphone' | 'display'
+  constructor(what: 'microphone' | 'display') {
+    super(`${what} refused`)
+    this.what = what
+  }
+}
+
 export type Recording = {
+  /** true when system audio (a shared screen's or tab's) is mixed in */
+  systemAudio: boolean
   stop(): Promise<void>
   /** 0…1, the input's loudness now */
   level(): number
@@ -27,7 +38,8 @@ export type Recording = {
 export async function startRecording(sessionId: string, mode: CaptureMode, onChunk: (count: number) => void): Promise<Recording> {
   const microphone = await navigator.mediaDevices.getUserMedia({
     audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
-  })
+  }).catch(() => { throw new CaptureRefused('microphone') })
+  let systemAudio = false
   const context = new AudioContext()
   void context.resume().catch(() => undefined)
   const mix = context.createMediaStreamDestination()
@@ -38,8 +50,13 @@ export async function startRecording(sessionId: string, mode: CaptureMode, onChu
   const tracks: MediaStreamTrack[] = [...microphone.getTracks()]
   let stream: MediaStream = microphone
   if (mode === 'microphone-and-system-audio' && canCaptureSystemAudio()) {
-    const display = await navigator.mediaDevices.getDisplayMedia({ audio: true, video: true })
+    const display = await navigator.mediaDevices.getDisplayMedia({ audio: true, video: true }).catch(() => {
+      for (const track of microphone.getTracks()) track.stop()
+      void context.close()
+      throw new CaptureRefused('display')
+    })
     tracks.push(...display.getTracks())
+    systemAudio = display.getAudioTracks().length > 0
     source.connect(mix)
     if (display.getAudioTracks().length > 0) context.createMediaStreamSource(new MediaStream(display.getAudioTracks())).connect(mix)
     stream = mix.stream
@@ -61,6 +78,7 @@ export async function startRecording(sessionId: string, mode: CaptureMode, onChu
 
   const samples = new Float32Array(analyser.fftSize)
   return {
+    systemAudio,
     level() {
       analyser.getFloatTimeDomainData(samples)
       let sum = 0

@@ -10,26 +10,36 @@ export type LiveSegment = Pick<TranscriptSegment, 'id' | 'startMs' | 'endMs' | '
 
 /**
  * Segments by id, updated in batches: a replayed log of thousands of events (or a REST page of
- * hundreds) becomes one render every 50 ms, not one per event. A final without words removes
- * its partial.
+ * hundreds) becomes one render every 50 ms, not one per event; the first batch renders at once.
+ * A segment that arrives again unchanged (the replay of what a page already gave) renders
+ * nothing. A final without words removes its partial.
  */
 export function useSegments(): [LiveSegment[], (items: LiveSegment[]) => void] {
   const byId = useRef(new Map<string, LiveSegment>())
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const dirty = useRef(false)
+  const shown = useRef(false)
   const [segments, setSegments] = useState<LiveSegment[]>([])
   useEffect(() => () => clearTimeout(timer.current), [])
   const add = useCallback((items: LiveSegment[]) => {
     for (const item of items) {
-      if (!item.text && item.status === 'final') byId.current.delete(item.id)
-      else byId.current.set(item.id, item)
+      const known = byId.current.get(item.id)
+      if (!item.text && item.status === 'final') dirty.current = byId.current.delete(item.id) || dirty.current
+      else if (!known || !sameSegment(known, item)) { byId.current.set(item.id, item); dirty.current = true }
     }
+    if (!dirty.current) return
     timer.current ??= setTimeout(() => {
       timer.current = undefined
+      dirty.current = false
+      shown.current = true
       setSegments([...byId.current.values()].sort((a, b) => a.startMs - b.startMs))
-    }, 50)
+    }, shown.current ? 50 : 0)
   }, [])
   return [segments, add]
 }
+
+const sameSegment = (a: LiveSegment, b: LiveSegment) =>
+  a.text === b.text && a.status === b.status && a.startMs === b.startMs && a.endMs === b.endMs && a.speakerId === b.speakerId
 
 export function LiveTranscript({ conversationId }: { sessionId: string; conversationId: string }) {
   const { t } = useI18n()

@@ -1,15 +1,15 @@
 // A session: its transcript (live while it records or is processed), its work set, its share link;
 // the conversation's events keep all of it current.
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { invalidate, useAction, useResource } from '../../lib/api.ts'
+import { invalidate, peek, useAction, useResource } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
-import { openStream } from '../../lib/realtime.ts'
-import type { ShareLink, SessionSnapshot } from '../../lib/types.ts'
+import { openStream, type RealtimeEvent } from '../../lib/realtime.ts'
+import type { ShareLink, SessionSnapshot, WorkSetDetail } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
-import { endSession, getShare, loadTranscript, updateShare } from './api.ts'
+import { endSession, getShare, loadTranscript, revokeShare, updateShare } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
@@ -48,25 +48,43 @@ export function SessionPage({ id }: { id: string }) {
 
   useEffect(() => {
     let cancelled = false
-    loadTranscript(id).then((transcript) => {
+    // Each page shows as it arrives: the first rows do not wait for the last page.
+    void loadTranscript(id, undefined, (page) => {
       if (cancelled) return
-      addSegments(transcript.segments as LiveSegment[])
-      setSpeakers((map) => ({ ...Object.fromEntries(transcript.speakers.map((speaker) => [speaker.speakerId, speaker.label])), ...map }))
-      setIdentities((map) => ({ ...Object.fromEntries(transcript.speakers.flatMap((speaker) => speaker.voice?.identityId ? [[speaker.speakerId, speaker.voice.identityId]] : [])), ...map }))
-      setSuggestions((map) => ({ ...Object.fromEntries(transcript.speakers.flatMap((speaker) => speaker.voice?.suggestion ? [[speaker.speakerId, speaker.voice.suggestion]] : [])), ...map }))
-    }, () => undefined)
+      addSegments(page.segments as LiveSegment[])
+      if (!page.speakers.length) return
+      setSpeakers((map) => ({ ...Object.fromEntries(page.speakers.map((speaker) => [speaker.speakerId, speaker.label])), ...map }))
+      setIdentities((map) => ({ ...Object.fromEntries(page.speakers.flatMap((speaker) => speaker.voice?.identityId ? [[speaker.speakerId, speaker.voice.identityId]] : [])), ...map }))
+      setSuggestions((map) => ({ ...Object.fromEntries(page.speakers.flatMap((speaker) => speaker.voice?.suggestion ? [[speaker.speakerId, speaker.voice.suggestion]] : [])), ...map }))
+    }).catch(() => undefined)
     return () => { cancelled = true }
   }, [id, addSegments])
 
   useEffect(() => {
     if (!conversationId) return
+    // The stream replays the conversation's log from its start: work events the loaded set already
+    // reflects (its revision and updatedAt are at least theirs) do not refetch it.
+    const newest = { revision: 0, at: '' }
     let timer: ReturnType<typeof setTimeout> | undefined
-    const refreshWork = () => {
+    const check = () => {
+      const listPath = `/v1/conversations/${conversationId}/workset`
+      const setId = workSetRef.current
+      const list = peek(listPath)
+      if (!setId) {
+        if (list?.loading) timer = setTimeout(check, 150)
+        else invalidate(listPath)
+        return
+      }
+      const loaded = peek<WorkSetDetail>(workSetPath(setId))
+      if (!loaded?.data) { timer = setTimeout(check, 150); return }
+      const { revision, updatedAt } = loaded.data.workSet
+      if (newest.revision > revision || newest.at > updatedAt) invalidate(workSetPath(setId))
+    }
+    const refreshWork = (event: RealtimeEvent) => {
+      if (event.type === 'workset.updated') newest.revision = Math.max(newest.revision, Number(event.data?.revision) || 0)
+      else if (event.at && event.at > newest.at) newest.at = event.at
       clearTimeout(timer)
-      timer = setTimeout(() => {
-        if (workSetRef.current) invalidate(workSetPath(workSetRef.current))
-        else invalidate(`/v1/conversations/${conversationId}/workset`)
-      }, 150)
+      timer = setTimeout(check, 150)
     }
     const close = openStream({
       path: `/v1/conversations/${conversationId}/events`,
@@ -78,26 +96,24 @@ export function SessionPage({ id }: { id: string }) {
         }
         else if (event.type === 'speaker.updated') {
           const { speakerId, label, identityId, suggestion } = event.data as { speakerId: string; label: string; identityId?: string; suggestion?: Suggestion }
-          setSpeakers((map) => ({ ...map, [speakerId]: label }))
-          setIdentities((map) => without(map, speakerId, identityId))
-          setSuggestions((map) => without(map, speakerId, suggestion))
+          // A replayed event that changes nothing does not re-render.
+          setSpeakers((map) => (map[speakerId] === label ? map : { ...map, [speakerId]: label }))
+          setIdentities((map) => (map[speakerId] === identityId ? map : without(map, speakerId, identityId)))
+          setSuggestions((map) => (map[speakerId] === suggestion ? map : without(map, speakerId, suggestion)))
         }
-        else if (event.type === 'session.updated') invalidate(`/v1/sessions/${id}`)
-        else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork() }
-        else if (event.type.startsWith('workobject.') || event.type.startsWith('workset.')) refreshWork()
+        else if (event.type === 'session.updated') {
+          // A replayed snapshot no newer than the loaded one changes nothing.
+          const loaded = peek<SessionSnapshot>(`/v1/sessions/${id}`)?.data
+          if (!loaded || !(String(event.data?.updatedAt ?? '') <= loaded.updatedAt)) invalidate(`/v1/sessions/${id}`)
+        }
+        else if (event.type === 'refinement.updated') { setRefinement(event.data as Refinement); refreshWork(event) }
+        else if (event.type.startsWith('workobject.') || event.type.startsWith('workset.')) refreshWork(event)
       },
     })
     return () => { clearTimeout(timer); close() }
   }, [conversationId, id, addSegments])
 
   // A source opened from memory or an answer: the segment or work object it points at.
-  const hasSegment = Boolean(focusSegment && segments.some((segment) => segment.id === focusSegment))
-  useEffect(() => {
-    if (!focusSegment || !hasSegment) return
-    const row = document.getElementById(`segment-${focusSegment}`)
-    row?.classList.add('highlighted')
-    row?.scrollIntoView({ block: 'center' })
-  }, [focusSegment, hasSegment])
   useEffect(() => {
     if (!focusWorkObject || !sets.data) return
     const timer = setTimeout(() => document.querySelector(`[data-work-object-id="${CSS.escape(focusWorkObject)}"]`)?.scrollIntoView({ block: 'center' }), 300)
@@ -126,7 +142,7 @@ export function SessionPage({ id }: { id: string }) {
       <div className="columns">
         <section aria-labelledby="transcript-title" className="transcript-column">
           <h2 id="transcript-title">{t('session.transcript')}</h2>
-          <TranscriptList segments={segments} speakers={speakers} searchable live={snapshot.state !== 'ready'} />
+          <TranscriptList segments={segments} speakers={speakers} searchable live={snapshot.state !== 'ready'} focusId={focusSegment ?? undefined} />
         </section>
         <section aria-labelledby="work-title" className="work-column">
           <h2 id="work-title" className="visually-hidden">{t('session.work')}</h2>
@@ -137,7 +153,7 @@ export function SessionPage({ id }: { id: string }) {
               setSuggestions((map) => without(map, speakerId, undefined))
             }} />
           {canEdit ? <SharePanel sessionId={id} /> : null}
-          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} /> : <p className="muted">{t('common.none')}</p>}
+          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} focusId={focusWorkObject ?? undefined} /> : <p className="muted">{t('common.none')}</p>}
         </section>
       </div>
     </div>
@@ -147,6 +163,7 @@ export function SessionPage({ id }: { id: string }) {
 function SharePanel({ sessionId }: { sessionId: string }) {
   const { t, dateTime } = useI18n()
   const [link, setLink] = useState<ShareLink>()
+  const [revoked, setRevoked] = useState(false)
   const { busy, error, run } = useAction()
   return (
     <section className="card" aria-labelledby="share-title">
@@ -161,8 +178,15 @@ function SharePanel({ sessionId }: { sessionId: string }) {
             {' '}{t('session.shareAllowComments')}
           </label>
           <p className="muted">{t('share.expires', { date: dateTime(link.expiresAt) })}</p>
+          <button type="button" className="danger" disabled={busy}
+            onClick={() => void run(async () => { await revokeShare(sessionId); setLink(undefined); setRevoked(true) })}>{t('session.shareRevoke')}</button>
         </>
-      ) : <button type="button" disabled={busy} onClick={() => void run(async () => setLink(await getShare(sessionId)))}>{t('session.shareCreate')}</button>}
+      ) : (
+        <>
+          {revoked ? <p role="status">{t('session.shareRevoked')}</p> : null}
+          <button type="button" disabled={busy} onClick={() => void run(async () => { setLink(await getShare(sessionId)); setRevoked(false) })}>{t('session.shareCreate')}</button>
+        </>
+      )}
       <ErrorLine error={error} />
     </section>
   )

@@ -7,8 +7,9 @@ import type { Clarification, Relation, WorkSetDetail } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { useMembers, useWorkSet, work } from './api.ts'
 import { WorkObjectCard } from './WorkObjectCard.tsx'
+import { WorkObjectList } from './WorkObjectList.tsx'
 
-export function WorkSetPanel({ sessionId, workSetId, me, canEdit }: { sessionId: string; workSetId: string; me: string; canEdit: boolean }) {
+export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { sessionId: string; workSetId: string; me: string; canEdit: boolean; focusId?: string }) {
   const { t } = useI18n()
   const detail = useWorkSet(workSetId)
   const members = useMembers()
@@ -68,7 +69,8 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit }: { sessionId:
       <section aria-labelledby="objects-title">
         <h2 id="objects-title">{t('work.objects')} ({objects.length})</h2>
         {objects.length === 0 ? <p className="muted">{t('common.none')}</p> : null}
-        {objects.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />)}
+        <WorkObjectList objects={objects} focusId={focusId}
+          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />} />
       </section>
     </div>
   )
