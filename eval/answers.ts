@@ -61,7 +61,7 @@ async function evaluate(options: { verbose?: boolean; only?: string }) {
   const results = []
   try {
     for (const set of loadQuestionSets()) {
-      if (options.only && set.split !== options.only) continue
+      if (options.only && !options.only.split(',').includes(set.split)) continue
       let answerable = 0
       let answeredWell = 0
       let unanswerable = 0
