@@ -11,11 +11,11 @@ import type { AppDeps } from '../../platform/deps.ts'
 import { LlmError } from '../../platform/llm/chat.ts'
 import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
 import { searchMemory, type MemorySource } from '../memory/index.ts'
-import { anySegmentHits } from '../search/index.ts'
+import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts'
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
-import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, rank, type AnswerInput, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, queryWords, rank, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
 export { queryWords } from './ranking.ts'
@@ -28,6 +28,19 @@ function openable(sources: MemorySource[]): AnswerSource[] {
   if (source.kind === 'external-item') return [{ kind: 'external-item', id: source.id, quote: source.quote, url: source.url, title: source.title }]
   if (source.kind === 'file') return [{ kind: 'file', id: source.id, quote: source.quote, path: source.path, line: source.line }]
   return []
+}
+
+/** How common each English question word is in the workspace's transcripts (keyed by its stem). */
+async function questionFrequencies(deps: AppDeps, workspaceId: string, question: string): Promise<Frequencies> {
+  const stems = queryWords(question)
+  const words = lexicalWords(question)
+  const counts = new Map<string, number>()
+  // A stem that is no prefix of the word as written (kei for key) would count nothing: left uncounted.
+  const written = question.toLowerCase().match(/[a-z0-9]+/g) ?? []
+  const english = words.flatMap((word, index) => (/^[a-z0-9]+$/.test(word) && written.some((raw) => raw.startsWith(word)) ? [[stems[index]!, word] as const] : []))
+  const found = await segmentFrequencies(deps.database, workspaceId, english.map(([, word]) => word))
+  english.forEach(([stem], index) => found[index] !== undefined && counts.set(stem, found[index]!))
+  return { counts, cap: FREQUENT }
 }
 
 async function gatherUnits(deps: AppDeps, workspaceId: string, question: string): Promise<Unit[]> {
@@ -136,7 +149,8 @@ async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chin
 export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput): Promise<SearchAnswer> {
   const query = input.query.trim()
   const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
-  const ranked = rank(query, await gatherUnits(deps, membership.workspaceId, query))
+  const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query), questionFrequencies(deps, membership.workspaceId, query)])
+  const ranked = rank(query, units, frequencies)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded

@@ -58,32 +58,40 @@ export async function segmentHits(database: Database, workspaceId: string, terms
 
 
 /** A word in more segments than this says little about where an answer is (in this workspace). */
-const FREQUENT = 600
+export const FREQUENT = 600
 
 /** A word's frequency changes slowly: counted once per workspace every few minutes, per process. */
-const frequency = new LRUCache<string, boolean>({ max: 20_000, ttl: 5 * 60_000 })
+const frequency = new LRUCache<string, Promise<number>>({ max: 20_000, ttl: 5 * 60_000 })
 
-/** Whether the word is in at least FREQUENT segments of the workspace: a bounded count that stops there. */
-async function isFrequent(database: Database, workspaceId: string, word: string): Promise<boolean> {
-  const key = `${database.dialect}|${workspaceId}|${word}`
-  const known = frequency.get(key)
-  if (known !== undefined) return known
-  const counted = await countIsFrequent(database, workspaceId, word)
-  frequency.set(key, counted)
-  return counted
+/**
+ * In how many segments of the workspace each word is, counted up to FREQUENT (a bounded count that
+ * stops there; cached). Words shorter than a trigram are not counted (undefined).
+ */
+export function segmentFrequencies(database: Database, workspaceId: string, words: string[]): Promise<(number | undefined)[]> {
+  return Promise.all(words.map((word) => {
+    if ([...word].length < 3) return undefined
+    const key = `${database.dialect}|${workspaceId}|${word}`
+    let counted = frequency.get(key)
+    if (!counted) {
+      counted = countUpToFrequent(database, workspaceId, word)
+      frequency.set(key, counted)
+      counted.catch(() => frequency.delete(key))
+    }
+    return counted
+  }))
 }
 
-async function countIsFrequent(database: Database, workspaceId: string, word: string): Promise<boolean> {
+async function countUpToFrequent(database: Database, workspaceId: string, word: string): Promise<number> {
   const { db } = database
   if (database.dialect === 'sqlite') {
     const query = sql<{ n: number }>`select count(*) as n from (select 1 from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid
       join transcript_segments s on s.id = k.segment_id where transcript_fts match ${ftsExpression([word])} and s.workspace_id = ${workspaceId} limit ${FREQUENT})`
     const rows = database.readPool ? await database.readPool.all<{ n: number }>(query.compile(db)) : (await query.execute(db)).rows
-    return Number(rows[0]?.n ?? 0) >= FREQUENT
+    return Number(rows[0]?.n ?? 0)
   }
   const query = sql<{ n: number }>`select count(*) as n from (select 1 from transcript_segments s where s.workspace_id = ${workspaceId}
     and (to_tsvector('simple', s.text) @@ plainto_tsquery('simple', ${word}) or s.text ilike ${likePattern(word)}) limit ${FREQUENT}) found`
-  return Number((await query.execute(db)).rows[0]?.n ?? 0) >= FREQUENT
+  return Number((await query.execute(db)).rows[0]?.n ?? 0)
 }
 
 /**
@@ -105,8 +113,8 @@ export async function anySegmentHits(database: Database, workspaceId: string, wo
     const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<Omit<SegmentHit, 'score'>>(scan.compile()) : await scan.execute()
     return rows.map((row) => ({ ...row, score: 1 }))
   }
-  const frequent = await Promise.all(long.map((word) => isFrequent(database, workspaceId, word)))
-  const selective = long.filter((_, index) => !frequent[index])
+  const counts = await segmentFrequencies(database, workspaceId, long)
+  const selective = long.filter((_, index) => (counts[index] ?? 0) < FREQUENT)
   const mode = selective.length > 0 ? 'any' : 'all'
   const chosen = selective.length > 0 ? selective : long
   if (database.dialect === 'sqlite') {
