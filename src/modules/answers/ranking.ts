@@ -182,17 +182,28 @@ const MAX_SENTENCES = 3
 /** how many of the best-ranked segments are read with their neighbours */
 export const NEIGHBOURHOODS = 24
 
-export function rank(question: string, units: Unit[], frequencies?: Frequencies): Unit[] {
+/** contentTokens with a memory: one answer reads the same text several times (its meeting, its context, itself). */
+export function tokenizer(): (text: string) => string[] {
+  const known = new Map<string, string[]>()
+  return (text) => {
+    let tokens = known.get(text)
+    if (!tokens) known.set(text, (tokens = contentTokens(text)))
+    return tokens
+  }
+}
+
+export function rank(question: string, units: Unit[], frequencies?: Frequencies, tokenize = tokenizer()): Unit[] {
   const questionTokens = new Set(contentTokens(question))
   const slots = questionSlots(question, frequencies)
   const questionVector = embed(question)
   for (const unit of units) {
-    const tokens = new Set(contentTokens(unit.text))
+    const words = tokenize(unit.text)
+    const tokens = new Set(words)
     unit.coverage = coverage(slots, tokens, unit.context, unit.meeting)
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
-    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text))) + 0.1 * novelty + fitsQuestion(question, unit.text) + unit.boost
+    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fitsQuestion(question, unit.text) + unit.boost
     if (novel === 0) unit.score -= 0.3
     if (OPENER.test(unit.text) || isQuestion(unit.text)) unit.score -= 0.15
   }

@@ -98,7 +98,7 @@ async function countUpToFrequent(database: Database, workspaceId: string, word: 
  * Segments holding the question's words, best first by the database's ranking: FTS5 bm25 (SQLite)
  * or ts_rank with substring matches (PostgreSQL). Any selective word finds a segment (OR); words
  * in very many segments only narrow (AND) when no selective word is left, so a common word never
- * makes the database rank half the workspace. Words shorter than a trigram are only used when there
+ * makes the database rank half the workspace; those matches come latest first, unranked. Words shorter than a trigram are only used when there
  * is no longer one (a scan that stops early).
  */
 export async function anySegmentHits(database: Database, workspaceId: string, words: string[], limit = 120): Promise<SegmentHit[]> {
@@ -119,21 +119,58 @@ export async function anySegmentHits(database: Database, workspaceId: string, wo
   const chosen = selective.length > 0 ? selective : long
   if (database.dialect === 'sqlite') {
     const expression = chosen.map((word) => `"${word.replaceAll('"', '""')}"`).join(mode === 'any' ? ' OR ' : ' AND ')
+    // Only common words: every match holds them all and bm25 over thousands of them costs more than
+    // it tells (length, repetition); the latest matches are taken (key order is insertion order).
+    const order = mode === 'any' ? sql`order by bm25(transcript_fts)` : sql`order by transcript_fts.rowid desc`
+    const score = mode === 'any' ? sql`-bm25(transcript_fts)` : sql`1`
     const query = sql<SegmentHit>`
-      select s.id, s.session_id, s.text, -bm25(transcript_fts) as score
+      select s.id, s.session_id, s.text, ${score} as score
       from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
       where transcript_fts match ${expression} and s.workspace_id = ${workspaceId}
-      order by bm25(transcript_fts) limit ${limit}`
+      ${order} limit ${limit}`
     const rows = database.readPool ? await database.readPool.all<SegmentHit>(query.compile(db)) : (await query.execute(db)).rows
     return rows.map((row) => ({ ...row, score: Number(row.score) }))
   }
   const lexemes = chosen.map((word) => `'${word.replace(/['\\:&|!()<>*]/g, ' ').trim()}'`).filter((word) => word !== "''")
   const tsquery = sql`to_tsquery('simple', ${lexemes.join(mode === 'any' ? ' | ' : ' & ') || "''"})`
   const substrings = chosen.map((word) => sql<boolean>`s.text ilike ${likePattern(word)}`)
-  const rows = await db.selectFrom('transcript_segments as s')
-    .select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')])
+  const matches = db.selectFrom('transcript_segments as s')
     .where('s.workspace_id', '=', workspaceId)
     .where((eb) => eb.or([sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`, mode === 'any' ? eb.or(substrings) : eb.and(substrings)]))
-    .orderBy('score', 'desc').limit(limit).execute()
+  // Only common words: the latest matches, as on SQLite (ts_rank re-parses every matching text).
+  const rows = mode === 'any'
+    ? await matches.select(['s.id', 's.session_id', 's.text', sql<number>`ts_rank(to_tsvector('simple', s.text), ${tsquery}) + 0.1`.as('score')]).orderBy('score', 'desc').limit(limit).execute()
+    : await matches.select(['s.id', 's.session_id', 's.text', sql<number>`1`.as('score')]).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute()
   return rows.map((row) => ({ ...row, score: Number(row.score) }))
+}
+
+/** How far around a segment its neighbours are looked for. */
+const NEIGHBOUR_WINDOW_MS = 30_000
+
+export type NeighbourSegment = { id: string; session_id: string; start_ms: number; text: string }
+
+/**
+ * Each given segment of the workspace with the final segments around it in its session (`before`
+ * earlier, `after` later, within 30 s), in time order: the context a passage is read in (answers).
+ * One query, on a read worker when there is one.
+ */
+export async function segmentNeighbourhoods(database: Database, workspaceId: string, ids: readonly string[], before = 2, after = 2) {
+  if (ids.length === 0) return []
+  const query = database.db.selectFrom('transcript_segments as c')
+    .innerJoin('transcript_segments as n', (join) => join.onRef('n.session_id', '=', 'c.session_id')
+      .on(sql<boolean>`n.start_ms between c.start_ms - ${NEIGHBOUR_WINDOW_MS} and c.start_ms + ${NEIGHBOUR_WINDOW_MS}`)
+      .on((eb) => eb.or([eb('n.status', '=', 'final'), eb('n.id', '=', eb.ref('c.id'))])))
+    .select(['c.id as centre_id', 'n.id', 'n.session_id', 'n.start_ms', 'n.text'])
+    .where('c.workspace_id', '=', workspaceId).where('c.id', 'in', [...new Set(ids)])
+    .orderBy('c.id').orderBy('n.start_ms').orderBy('n.id')
+  type Row = NeighbourSegment & { centre_id: string }
+  const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<Row>(query.compile()) : await query.execute()
+  const byCentre = Map.groupBy(rows.map((row) => ({ ...row, start_ms: Number(row.start_ms) })), (row) => row.centre_id)
+  return ids.flatMap((id) => {
+    const around = byCentre.get(id)
+    const at = around?.findIndex((row) => row.id === id) ?? -1
+    if (!around || at === -1) return []
+    const segments: NeighbourSegment[] = around.slice(Math.max(0, at - before), at + after + 1).map(({ id, session_id, start_ms, text }) => ({ id, session_id, start_ms, text }))
+    return [{ centre: segments[Math.min(at, before)]!, segments }]
+  })
 }
