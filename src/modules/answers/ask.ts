@@ -69,15 +69,19 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   }
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
-    for (const segment of around) {
-      if (seen.has(segment.id)) continue
+    around.forEach((segment, index) => {
+      if (seen.has(segment.id)) return
       seen.add(segment.id)
+      // A reply answers the question just before it ("Who is running it?" / "I'll take it."): it is read with that question's words.
+      const previous = around[index - 1]
+      const asked = previous && /[?？]\s*$/.test(previous.text) ? new Set(tokenize(previous.text)) : undefined
       for (const sentence of splitSentences(segment.text)) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
+        if (asked) units.at(-1)!.asked = asked
       }
-    }
+    })
   }
   for (const object of work) {
     const boost = object.kind === 'decision' || object.kind === 'outcome' ? 0.03 : 0

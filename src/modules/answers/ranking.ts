@@ -38,6 +38,8 @@ export type Unit = {
   outdated?: boolean
   /** what the passage is read with: the words of the segments around it and of its meeting's title */
   context?: Set<string>
+  /** a reply: the words of the question it answers (the segment before it, ending in a question mark) */
+  asked?: Set<string>
   /** the words of everything the search found in the same meeting */
   meeting?: Set<string>
 }
@@ -83,6 +85,8 @@ const weightOf = (token: string) => (META.has(token) ? 0.25 : 1)
 /** A question word found only around the passage (its neighbours, its meeting's title) counts this much. */
 const CONTEXT_CREDIT = 0.6
 const MEETING_CREDIT = 0.4
+/** …or in the question a reply answers. */
+const ASKED_CREDIT = 0.9
 
 /** Stems of one word may differ in their ending (deliveri / deliv): a shared beginning of five letters is the same word. */
 function has(tokens: Set<string>, token: string): boolean {
@@ -130,13 +134,13 @@ export function questionSlots(question: string, frequencies?: Frequencies): Slot
 }
 
 /** Weighted share of the question's slots found in the passage (1), around it (0.6) or in its meeting (0.4). */
-function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined): number {
+function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined, asked?: Set<string>): number {
   let total = 0
   let found = 0
   for (const slot of slots) {
     total += slot.weight
     const credit = (words: Set<string> | undefined) => (words && slot.tokens.some((token) => has(words, token)) ? 1 : 0)
-    found += slot.weight * Math.max(credit(tokens), CONTEXT_CREDIT * credit(context), MEETING_CREDIT * credit(meeting))
+    found += slot.weight * Math.max(credit(tokens), ASKED_CREDIT * credit(asked), CONTEXT_CREDIT * credit(context), MEETING_CREDIT * credit(meeting))
   }
   return total === 0 ? 0 : found / total
 }
@@ -199,7 +203,7 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
   for (const unit of units) {
     const words = tokenize(unit.text)
     const tokens = new Set(words)
-    unit.coverage = coverage(slots, tokens, unit.context, unit.meeting)
+    unit.coverage = coverage(slots, tokens, unit.context, unit.meeting, unit.asked)
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
