@@ -45,7 +45,7 @@ let signIns = 0
 async function signIn(baseUrl: string, readCode: (email: string) => Promise<string | undefined>): Promise<string> {
   const email = `bench-${Date.now()}-${(signIns += 1)}@example.com`
   // Node's fetch sends Sec-Fetch-Mode like a browser, so better-auth wants a trusted Origin: PUBLIC_URL's.
-  const origin = `http://localhost:${new URL(baseUrl).port}`
+  const origin = `https://localhost:${new URL(baseUrl).port}`
   const post = (route: string, body: unknown, cookie?: string) => fetch(baseUrl + route, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
@@ -153,10 +153,9 @@ async function benchProjects(label: string, baseUrl: string, cookie: string, bas
 
 async function benchConfer(label: string, databaseUrl: string, baseline: Figures, audioBaseline: Figures) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'confer-bench-'))
-  // NODE_ENV test, not production: production requires an https PUBLIC_URL (a TLS proxy), and the
-  // bench talks plain http to 127.0.0.1; what production changes besides is logging (LOG_LEVEL warn here).
   const server = await startProcess('src/main.ts', {
-    NODE_ENV: 'test', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
+    // Production refuses an http PUBLIC_URL: the bench talks plain http to a server that believes a TLS proxy is in front.
+    NODE_ENV: 'production', PUBLIC_URL: 'https://localhost:$PORT', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
     // The ingestion scenario measures storing audio; transcription has its own scenario.
     STT_ENGINE: 'client',

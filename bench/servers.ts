@@ -21,7 +21,8 @@ export async function startProcess(script: string, env: Record<string, string>, 
   // BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers a run measures.
   const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []
   const child = spawn(process.execPath, [...flags, script, ...(script.endsWith('main.ts') ? ['serve'] : [])], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // `$PORT` in a value stands for the port chosen here (PUBLIC_URL must name it).
+    env: { ...process.env, ...Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value.replaceAll('$PORT', String(port))])), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`

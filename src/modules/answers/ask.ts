@@ -9,13 +9,13 @@ import { Type } from 'typebox'
 import type { Membership } from '../../platform/auth/actor.ts'
 import type { AppDeps } from '../../platform/deps.ts'
 import { LlmError } from '../../platform/llm/chat.ts'
-import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
+import { detectLanguage, splitSentences } from '../extraction/index.ts'
 import { searchMemory, type MemorySource } from '../memory/index.ts'
-import { anySegmentHits } from '../search/index.ts'
+import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts'
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
-import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, rank, type AnswerInput, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
 export { queryWords } from './ranking.ts'
@@ -30,7 +30,20 @@ function openable(sources: MemorySource[]): AnswerSource[] {
   return []
 }
 
-async function gatherUnits(deps: AppDeps, workspaceId: string, question: string): Promise<Unit[]> {
+/** How common each English question word is in the workspace's transcripts (keyed by its stem). */
+async function questionFrequencies(deps: AppDeps, workspaceId: string, question: string): Promise<Frequencies> {
+  const stems = queryWords(question)
+  const words = lexicalWords(question)
+  const counts = new Map<string, number>()
+  // A stem that is no prefix of the word as written (kei for key) would count nothing: left uncounted.
+  const written = question.toLowerCase().match(/[a-z0-9]+/g) ?? []
+  const english = words.flatMap((word, index) => (/^[a-z0-9]+$/.test(word) && written.some((raw) => raw.startsWith(word)) ? [[stems[index]!, word] as const] : []))
+  const found = await segmentFrequencies(deps.database, workspaceId, english.map(([, word]) => word))
+  english.forEach(([stem], index) => found[index] !== undefined && counts.set(stem, found[index]!))
+  return { counts, cap: FREQUENT }
+}
+
+async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<Unit[]> {
   const words = lexicalWords(question)
   if (words.length === 0) return []
   const [segments, work, memory] = await Promise.all([
@@ -45,26 +58,30 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string)
   const live = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status !== 'superseded' ? hit.sources.map((source) => source.id) : [])))
   for (const id of live) outdated.delete(id)
   // The best segments with their neighbours: an answer often sits next to the words that name its subject.
-  const neighbourhoods = await segmentNeighbourhoods(deps.database.db, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id))
+  const neighbourhoods = await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id))
   const titles = new Map((await findSessionBriefs(deps.database.db, workspaceId, neighbourhoods.map(({ centre }) => centre.session_id))).map((session) => [session.id, session.title]))
   const seen = new Set<string>()
   const meetings = new Map<string, Set<string>>()
   for (const segment of segments) {
     const words = meetings.get(segment.session_id) ?? new Set<string>()
-    for (const token of contentTokens(segment.text)) words.add(token)
+    for (const token of tokenize(segment.text)) words.add(token)
     meetings.set(segment.session_id, words)
   }
   for (const { centre, segments: around } of neighbourhoods) {
-    const context = new Set(contentTokens([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].join(' ')))
-    for (const segment of around) {
-      if (seen.has(segment.id)) continue
+    const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
+    around.forEach((segment, index) => {
+      if (seen.has(segment.id)) return
       seen.add(segment.id)
+      // A reply answers the question just before it ("Who is running it?" / "I'll take it."): it is read with that question's words.
+      const previous = around[index - 1]
+      const asked = previous && /[?？]\s*$/.test(previous.text) ? new Set(tokenize(previous.text)) : undefined
       for (const sentence of splitSentences(segment.text)) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
+        if (asked) units.at(-1)!.asked = asked
       }
-    }
+    })
   }
   for (const object of work) {
     const boost = object.kind === 'decision' || object.kind === 'outcome' ? 0.03 : 0
@@ -136,7 +153,9 @@ async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chin
 export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput): Promise<SearchAnswer> {
   const query = input.query.trim()
   const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
-  const ranked = rank(query, await gatherUnits(deps, membership.workspaceId, query))
+  const tokenize = tokenizer()
+  const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
+  const ranked = rank(query, units, frequencies, tokenize)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded

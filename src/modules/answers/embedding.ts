@@ -16,13 +16,14 @@ function fnv1a(text: string): number {
   return hash >>> 0
 }
 
-export function embed(text: string): Float32Array {
+/** `tokens`: the text's contentTokens when the caller has them already. */
+export function embed(text: string, tokens: readonly string[] = contentTokens(text)): Float32Array {
   const vector = new Float32Array(DIMENSIONS)
   const add = (feature: string, weight: number) => {
     const hash = fnv1a(feature)
     vector[hash % DIMENSIONS]! += hash & 0x8000_0000 ? -weight : weight
   }
-  for (const token of contentTokens(text)) {
+  for (const token of tokens) {
     add(`w:${token}`, 1)
     if (/^[a-z]{4,}$/.test(token)) for (let index = 0; index + 3 <= token.length; index += 1) add(`c:${token.slice(index, index + 3)}`, 0.3)
   }

@@ -1,5 +1,5 @@
 // Search: sessions by title and transcript. Other modules (answers) use anySegmentHits(database,
-// workspaceId, words): the workspace's segments holding any of the words, ranked by the full-text index.
+// workspaceId, words): the workspace's segments holding any of the words, ranked by the full-text index; segmentFrequencies: in how many segments each word is (bounded, cached).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -9,7 +9,7 @@ import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { searchSessions } from './service.ts'
 
-export { anySegmentHits, type SegmentHit } from '../transcripts/index.ts'
+export { anySegmentHits, FREQUENT, segmentFrequencies, type SegmentHit } from '../transcripts/index.ts'
 
 const SearchResult = Type.Object({
   query: Type.String(),

@@ -5,11 +5,11 @@ import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
 export {
-  countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, segmentNeighbourhoods, listSegments, listSpeakers,
+  countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, listSegments, listSpeakers,
   type SegmentRow, type SpeakerRow,
 } from './repo.ts'
 export { transcribeSession } from './pipeline.ts'
-export { anySegmentHits, segmentHits, type SegmentHit } from './search.ts'
+export { anySegmentHits, FREQUENT, segmentFrequencies, segmentHits, segmentNeighbourhoods, type SegmentHit } from './search.ts'
 export { acceptClientSegment, type ClientSegment } from './client.ts'
 export { findSpeaker, labelSpeaker, speakerSegments } from './speakers.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'

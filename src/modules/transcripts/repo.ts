@@ -38,31 +38,6 @@ export async function findWorkspaceSegments(db: Db | Executor, workspaceId: stri
   return rows.map(toSegmentRow)
 }
 
-/** How far around a segment its neighbours are looked for (two queries in all, whatever the count). */
-const NEIGHBOUR_WINDOW_MS = 30_000
-
-/**
- * Each given segment of the workspace with the final segments around it in its session (`before`
- * earlier, `after` later, within 30 s), in time order: the context a passage is read in (answers).
- */
-export async function segmentNeighbourhoods(db: Db | Executor, workspaceId: string, ids: readonly string[], before = 2, after = 2) {
-  const centres = await findWorkspaceSegments(db, workspaceId, ids)
-  if (centres.length === 0) return []
-  const rows = (await db.selectFrom('transcript_segments').selectAll().where('workspace_id', '=', workspaceId).where('status', '=', 'final')
-    .where((eb) => eb.or(centres.map((centre) => eb.and([
-      eb('session_id', '=', centre.session_id),
-      eb('start_ms', '>=', centre.start_ms - NEIGHBOUR_WINDOW_MS),
-      eb('start_ms', '<=', centre.start_ms + NEIGHBOUR_WINDOW_MS),
-    ]))))
-    .orderBy('session_id').orderBy('start_ms').orderBy('id').execute()).map(toSegmentRow)
-  const bySession = Map.groupBy(rows, (row) => row.session_id)
-  return centres.map((centre) => {
-    const session = bySession.get(centre.session_id) ?? [centre]
-    const at = session.findIndex((row) => row.id === centre.id)
-    return { centre, segments: at === -1 ? [centre] : session.slice(Math.max(0, at - before), at + after + 1) }
-  })
-}
-
 /** The segments of one session among `ids` (ids of other sessions or workspaces are left out). */
 export async function findSessionSegments(db: Db | Executor, sessionId: string, ids: readonly string[]) {
   if (ids.length === 0) return []
