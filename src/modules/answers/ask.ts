@@ -69,6 +69,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   }
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
+    const titleWords = new Set(tokenize(titles.get(centre.session_id) ?? ''))
     around.forEach((segment, index) => {
       if (seen.has(segment.id)) return
       seen.add(segment.id)
@@ -79,6 +80,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
+        units.at(-1)!.title = titleWords
         if (asked) units.at(-1)!.asked = asked
       }
     })

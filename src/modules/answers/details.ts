@@ -1,0 +1,59 @@
+// The details a question pins down (pure): a month, a weekday, a quarter, a platform, a name. An
+// unanswerable question often differs from an answerable one by one of them ("the cloud bill in
+// February" when the meeting gave April's, "iOS" when it spoke of Android). A name must be in the
+// passage's meeting at all; a month, weekday, quarter or platform must be in the passage, the
+// question it replies to, its neighbours or its meeting's title, and the passage (with that
+// question) must not name another value of the same kind.
+import { contentTokens } from '../extraction/index.ts'
+
+const stems = (words: string) => new Set(words.split(' ').flatMap((word) => contentTokens(word)))
+const KINDS: Set<string>[] = [
+  stems('january february march april may june july august september october november december'),
+  stems('monday tuesday wednesday thursday friday saturday sunday'),
+  stems('q1 q2 q3 q4'),
+  stems('ios android windows macos linux iphone ipad chromeos'),
+  new Set(['安卓', '苹果', '华为', '小米']),
+  new Set(['微信', '抖音', '快手', '微博', '淘宝', '京东']),
+  new Set(['周一', '周二', '周三', '周四', '周五', '周六', '周日']),
+]
+const CHINESE_PINNED = /安卓|苹果|华为|小米|微信|抖音|快手|微博|淘宝|京东|周[一二三四五六日]/gu
+const CHINESE_NAMES = /小红书|小程序|支付宝/gu
+/** A capitalised word that is no name: the pronoun, sentence openers, question words. */
+const NOT_A_NAME = /^(i|what|who|when|where|why|how|which|whose|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)$/
+
+export type Details = { names: string[][]; pinned: { token: string; kind: Set<string> }[] }
+
+export function questionDetails(question: string): Details {
+  const details: Details = { names: [], pinned: [] }
+  const text = question.normalize('NFKC')
+  const words = [...text.matchAll(/[A-Za-z][A-Za-z0-9]*|\d+/g)]
+  const pin = (token: string) => {
+    const kind = KINDS.find((values) => values.has(token))
+    if (kind) details.pinned.push({ token, kind })
+    return kind !== undefined
+  }
+  words.forEach((match, index) => {
+    const word = match[0]
+    const tokens = contentTokens(word.toLowerCase())
+    if (tokens.length !== 1 || pin(tokens[0]!)) return
+    const name = /[A-Z]/.test(word.slice(1)) || (/^[A-Z]/.test(word) && index > 0 && !NOT_A_NAME.test(word.toLowerCase())) || /^\d{3,}$/.test(word)
+    if (name) details.names.push(tokens)
+  })
+  for (const match of text.matchAll(CHINESE_PINNED)) pin(match[0])
+  for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
+  return details
+}
+
+const holds = (tokens: string[], sets: (Set<string> | undefined)[]) => tokens.every((token) => sets.some((set) => set?.has(token)))
+
+/** Does a passage keep to the question's details? */
+export function keepsDetails(details: Details, passage: { tokens: Set<string>; asked?: Set<string>; title?: Set<string>; context?: Set<string>; meeting?: Set<string> }): boolean {
+  const { tokens, asked, title, context, meeting } = passage
+  if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
+  return details.pinned.every(({ token, kind }) => {
+    if (!holds([token], [tokens, asked, title, context])) return false
+    if (holds([token], [tokens, asked])) return true
+    // Not said in the passage itself: it must not name another month, platform, …
+    return ![...kind].some((other) => other !== token && holds([other], [tokens, asked]))
+  })
+}
