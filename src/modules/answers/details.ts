@@ -1,14 +1,14 @@
 // The details a question pins down (pure): a month, a weekday, a quarter, a platform, a name. An
 // unanswerable question often differs from an answerable one by one of them ("the cloud bill in
-// February" when the meeting gave April's, "iOS" when it spoke of Android). A name must be in the
-// passage's meeting at all; a month, weekday, quarter or platform must be in the passage, the
-// question it replies to, its neighbours or its meeting's title, and the passage (with that
-// question) must not name another value of the same kind.
+// February" when the meeting gave April's, "iOS" when it spoke of Android). Each must be said in
+// the passage's meeting at all, and the passage (with the question it replies to) must not name
+// another value of the same kind (another month, weekday, quarter, platform).
 import { contentTokens } from '../extraction/index.ts'
 
 const stems = (words: string) => new Set(words.split(' ').flatMap((word) => contentTokens(word)))
+/** "may" is left out: far more often the verb than the month. */
 const KINDS: Set<string>[] = [
-  stems('january february march april may june july august september october november december'),
+  stems('january february march april june july august september october november december'),
   stems('monday tuesday wednesday thursday friday saturday sunday'),
   stems('q1 q2 q3 q4'),
   stems('ios android windows macos linux iphone ipad chromeos'),
@@ -51,7 +51,7 @@ export function keepsDetails(details: Details, passage: { tokens: Set<string>; a
   const { tokens, asked, title, context, meeting } = passage
   if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
   return details.pinned.every(({ token, kind }) => {
-    if (!holds([token], [tokens, asked, title, context])) return false
+    if (!holds([token], [tokens, asked, title, context, meeting])) return false
     if (holds([token], [tokens, asked])) return true
     // Not said in the passage itself: it must not name another month, platform, …
     return ![...kind].some((other) => other !== token && holds([other], [tokens, asked]))

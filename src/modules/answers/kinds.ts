@@ -2,7 +2,7 @@
 // passages that never answer (meeting openers, questions). Used by ranking.ts.
 
 /** Openers restate the agenda ("this is the review of…", "今天复盘一下…"); a question asks: neither answers. */
-export const OPENER = /\b(this is the|today we|the goal today|let'?s (start|kick off|get started)|quick (debrief|sync|update) on|agenda|thanks (for|everyone for) (hopping|jumping|joining|coming))\b|今天(主要)?(复盘|评审|讨论|看|过)|今天是.{0,16}会|大家好|介绍一下背景|复盘一下|评审一下|过一下|我们开始/i
+export const OPENER = /\b(this is the|today we|the goal today|let'?s (start|kick off|get started|go through|run through|walk through|do a quick)|quick (debrief|sync|update|retro|review) on|agenda|thanks (for|everyone for) (hopping|jumping|joining|coming))\b|今天(主要)?(复盘|评审|讨论|看|过|定|对|聊)|今天是.{0,16}会|大家好|介绍一下背景|复盘一下|评审一下|过一下|我们开始/i
 export const isQuestion = (text: string) => /[?？]\s*$/.test(text)
 
 const QUANTITY = /\b(how (many|much|long|often|big|large|fast|slow)|what (percent|percentage|share|rate|ratio|number|threshold|limit))\b|多少|几|多久|多长|多大|比例|阈值|上限/i
@@ -14,6 +14,9 @@ const DATE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|januar
 const IDENTIFIER_ASKED = /\b(ticket|issue|link|url|pr|pull request|jira|id|version)\b|编号|单号|链接|版本号/i
 const IDENTIFIER = /\b[A-Z][A-Z0-9]+-\d+\b|#\d+|https?:\/\/|\bv?\d+\.\d+/
 /** "Who…": a person (a name, "I'll take it", "我来", "由…负责"). */
+/** "Why…": a reason (because, mostly, due to, 因为, 主要是). */
+const WHY = /\b(why|what (drove|caused|happened|went wrong)|root cause|cause of)\b|为什么|原因|为啥/i
+const REASON = /\b(because|since|due to|mostly|mainly|caused|driven|so that|reason|otherwise|makes? no sense)\b|因为|由于|所以|导致|原因|主要是|以为/i
 const WHO = /\b(who|whom|whose)\b|谁/i
 const PERSON = /\b(I'll|I will|I can|I'm on|me)\b|.\b[A-Z][a-z]+\b|我来|负责|交给|由/
 
@@ -31,5 +34,12 @@ function kindFits(question: string, text: string): number | undefined {
   if (QUANTITY.test(question)) return NUMBER.test(text) ? 1 : 0
   if (TIME.test(question)) return DATE.test(text) || NUMBER.test(text) ? 1 : 0
   if (WHO.test(question)) return PERSON.test(text) ? 1 : 0
+  if (WHY.test(question)) return REASON.test(text) ? 1 : 0
   return undefined
+}
+
+/** Do two questions ask for the same kind of thing? A reply to the one then fits the other. */
+export function sameKind(question: string, asked: string): boolean {
+  const kind = (text: string) => (IDENTIFIER_ASKED.test(text) ? 1 : QUANTITY.test(text) ? 2 : TIME.test(text) ? 3 : WHO.test(text) ? 4 : WHY.test(text) ? 5 : 0)
+  return kind(question) !== 0 && kind(question) === kind(asked)
 }

@@ -3,7 +3,7 @@
 // passages make the extractive answer. Thresholds were tuned on the development split of
 // test/fixtures/answers, recalibrated on the first held-out split once it had been seen (eval/answers.ts).
 import { contentTokens } from '../extraction/index.ts'
-import { fitsQuestion, isQuestion, OPENER } from './kinds.ts'
+import { fitsQuestion, isQuestion, OPENER, sameKind } from './kinds.ts'
 import { embed, similarity } from './embedding.ts'
 import { keepsDetails, questionDetails } from './details.ts'
 import { alternatives, chineseWordsIn, LIGHT } from './lexicon.ts'
@@ -43,6 +43,8 @@ export type Unit = {
   context?: Set<string>
   /** a reply: the words of the question it answers (the segment before it, ending in a question mark) */
   asked?: Set<string>
+  /** …and that question as said */
+  askedText?: string
   /** the words of everything the search found in the same meeting */
   meeting?: Set<string>
   /** the words of its meeting's title */
@@ -55,7 +57,7 @@ export type Unit = {
 const META = new Set(['decid', 'decis', 'agre', 'discuss', 'meet', 'talk', 'said', 'say', 'plan', 'team', 'know', 'tell', 'happen', 'latest', 'current', 'project',
   'caus', 'mean', 'use', 'get', 'new', 'now',
   '决定', '讨论', '会议', '什么', '怎么', '哪些', '知道', '关于', '最新', '目前', '项目', '时候', '我们', '多少', '是什', '为什', '哪个', '是否'])
-const QUESTION_WORDS = /什么时候|什么|怎么样|怎么|为什么|哪些|哪个|哪里|哪天|是否|有没有|多少|几个|几|谁|吗|呢|关于|我们|决定|讨论/g
+export const QUESTION_WORDS = /什么时候|什么|怎么样|怎么|为什么|哪些|哪个|哪里|哪天|是否|有没有|多少|几个|几|谁|吗|呢|关于|我们|决定|讨论/g
 const FUNCTION_CHARACTERS = /[的了吗呢吧啊是在就都也还我你他她它们这那个一有和与及把被给要会能对说很太更再又让并或而但，。？！、：；\s]+/
 
 /** Search words for the full-text index: word prefixes shared by inflections, Chinese trigrams. */
@@ -188,6 +190,12 @@ export function tokenizer(): (text: string) => string[] {
   }
 }
 
+/** A passage of the asked kind, or a reply to a question asking the same kind of thing ("由谁来写？" / "孙浩写吧"). */
+function fits(question: string, unit: Unit): number {
+  const own = fitsQuestion(question, unit.text)
+  return unit.askedText && sameKind(question, unit.askedText) ? Math.max(own, 0.2) : own
+}
+
 export function rank(question: string, units: Unit[], frequencies?: Frequencies, tokenize = tokenizer()): Unit[] {
   const questionTokens = new Set(contentTokens(question))
   const slots = questionSlots(question, frequencies)
@@ -201,9 +209,11 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
-    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fitsQuestion(question, unit.text) + unit.boost
+    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fits(question, unit) + unit.boost
     if (novel === 0) unit.score -= 0.3
-    if (OPENER.test(unit.text) || isQuestion(unit.text)) unit.score -= 0.15
+    // An opener restates the agenda in the question's words: it says least of all.
+    if (OPENER.test(unit.text)) unit.score -= 0.3
+    else if (isQuestion(unit.text)) unit.score -= 0.15
   }
   return units.sort((a, b) => b.score - a.score)
 }
