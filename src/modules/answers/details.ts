@@ -4,6 +4,7 @@
 // the passage's meeting at all, and the passage (with the question it replies to) must not name
 // another value of the same kind (another month, weekday, quarter, platform).
 import { contentTokens } from '../extraction/index.ts'
+import { alternatives } from './lexicon.ts'
 
 const stems = (words: string) => new Set(words.split(' ').flatMap((word) => contentTokens(word)))
 /** "may" is left out: far more often the verb than the month. */
@@ -21,7 +22,10 @@ const CHINESE_NAMES = /小红书|小程序|支付宝/gu
 /** A capitalised word that is no name: the pronoun, sentence openers, question words. */
 const NOT_A_NAME = /^(i|what|who|when|where|why|how|which|whose|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)$/
 
-export type Details = { names: string[][]; pinned: { token: string; kind: Set<string> }[] }
+export type Details = { names: string[][]; pinned: { token: string; kind: Set<string> }[]; head?: string[] }
+
+/** "…的手续费是多少？": the thing asked about ends a Chinese noun phrase; its last two characters must be in the passage. */
+const CHINESE_ASKED = /(\p{Script=Han}{2,})(?:是多少|有多少|是什么|是哪)/u
 
 export function questionDetails(question: string): Details {
   const details: Details = { names: [], pinned: [] }
@@ -41,6 +45,8 @@ export function questionDetails(question: string): Details {
   })
   for (const match of text.matchAll(CHINESE_PINNED)) pin(match[0])
   for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
+  const asked = CHINESE_ASKED.exec(text)?.[1]?.split(/[的了是在和与及]/).at(-1)
+  if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
   return details
 }
 
@@ -50,6 +56,7 @@ const holds = (tokens: string[], sets: (Set<string> | undefined)[]) => tokens.ev
 export function keepsDetails(details: Details, passage: { tokens: Set<string>; asked?: Set<string>; title?: Set<string>; context?: Set<string>; meeting?: Set<string> }): boolean {
   const { tokens, asked, title, context, meeting } = passage
   if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
+  if (details.head && !details.head.some((word) => holds([word], [tokens, asked]))) return false
   return details.pinned.every(({ token, kind }) => {
     if (!holds([token], [tokens, asked, title, context, meeting])) return false
     if (holds([token], [tokens, asked])) return true
