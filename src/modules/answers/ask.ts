@@ -106,6 +106,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         units.at(-1)!.meeting = meetings.get(segment.session_id)
         units.at(-1)!.title = titleWords
         if (asked) Object.assign(units.at(-1)!, { asked, askedText: previous!.text })
+        if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
       }
     })
   }

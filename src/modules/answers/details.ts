@@ -25,6 +25,8 @@ const NOT_A_NAME = /^(i|what|who|when|where|why|how|which|whose|is|are|was|were|
 export type Details = { names: string[][]; pinned: { token: string; kind: Set<string> }[]; head?: string[] }
 
 /** "…的手续费是多少？": the thing asked about ends a Chinese noun phrase; its last two characters must be in the passage. */
+/** "How many scanners…": what is counted must be in the passage, the question it replies to or the segment before it. */
+const COUNTED = /\bhow many ([a-z]+)/i
 const CHINESE_ASKED = /(\p{Script=Han}{2,})(?:是多少|有多少|是什么|是哪)/u
 
 export function questionDetails(question: string): Details {
@@ -47,16 +49,19 @@ export function questionDetails(question: string): Details {
   for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
   const asked = CHINESE_ASKED.exec(text)?.[1]?.split(/[的了是在和与及]/).at(-1)
   if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
+  const counted = COUNTED.exec(text)?.[1]
+  const stem = counted ? contentTokens(counted.toLowerCase())[0] : undefined
+  if (stem) details.head = alternatives(stem)
   return details
 }
 
 const holds = (tokens: string[], sets: (Set<string> | undefined)[]) => tokens.every((token) => sets.some((set) => set?.has(token)))
 
 /** Does a passage keep to the question's details? */
-export function keepsDetails(details: Details, passage: { tokens: Set<string>; asked?: Set<string>; title?: Set<string>; context?: Set<string>; meeting?: Set<string> }): boolean {
-  const { tokens, asked, title, context, meeting } = passage
+export function keepsDetails(details: Details, passage: { tokens: Set<string>; asked?: Set<string>; before?: Set<string>; title?: Set<string>; context?: Set<string>; meeting?: Set<string> }): boolean {
+  const { tokens, asked, before, title, context, meeting } = passage
   if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
-  if (details.head && !details.head.some((word) => holds([word], [tokens, asked]))) return false
+  if (details.head && !details.head.some((word) => holds([word], [tokens, asked, before]))) return false
   return details.pinned.every(({ token, kind }) => {
     if (!holds([token], [tokens, asked, title, context, meeting])) return false
     if (holds([token], [tokens, asked])) return true

@@ -43,6 +43,8 @@ export type Unit = {
   context?: Set<string>
   /** a reply: the words of the question it answers (the segment before it, ending in a question mark) */
   asked?: Set<string>
+  /** the words of the segment before it */
+  before?: Set<string>
   /** …and that question as said */
   askedText?: string
   /** the words of everything the search found in the same meeting */
@@ -205,7 +207,7 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     const words = tokenize(unit.text)
     const tokens = new Set(words)
     unit.coverage = coverage(slots, tokens, unit.context, unit.meeting, unit.asked)
-    unit.mismatch = !keepsDetails(details, { tokens, asked: unit.asked, title: unit.title, context: unit.context, meeting: unit.meeting })
+    unit.mismatch = !keepsDetails(details, { tokens, asked: unit.asked, before: unit.before, title: unit.title, context: unit.context, meeting: unit.meeting })
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
