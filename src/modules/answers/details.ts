@@ -12,12 +12,12 @@ const KINDS: Set<string>[] = [
   stems('january february march april june july august september october november december'),
   stems('monday tuesday wednesday thursday friday saturday sunday'),
   stems('q1 q2 q3 q4'),
-  stems('ios android windows macos linux iphone ipad chromeos'),
-  new Set(['安卓', '苹果', '华为', '小米']),
+  new Set([...stems('ios android windows macos linux ipad chromeos'), '安卓', '鸿蒙']),
+  new Set([...stems('iphone samsung huawei xiaomi pixel'), '苹果', '华为', '小米', '三星']),
   new Set(['微信', '抖音', '快手', '微博', '淘宝', '京东']),
   new Set(['周一', '周二', '周三', '周四', '周五', '周六', '周日']),
 ]
-const CHINESE_PINNED = /安卓|苹果|华为|小米|微信|抖音|快手|微博|淘宝|京东|周[一二三四五六日]/gu
+const CHINESE_PINNED = /安卓|鸿蒙|苹果|华为|小米|三星|微信|抖音|快手|微博|淘宝|京东|周[一二三四五六日]/gu
 const CHINESE_NAMES = /小红书|小程序|支付宝/gu
 /** A capitalised word that is no name: the pronoun, sentence openers, question words. */
 const NOT_A_NAME = /^(i|what|who|when|where|why|how|which|whose|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)$/

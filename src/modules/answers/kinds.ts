@@ -22,11 +22,11 @@ const PERSON = /\b(I'll|I will|I can|I'm on|me)\b|.\b[A-Z][a-z]+\b|我来|负责
 
 /**
  * Does the passage hold the kind of thing the question asks for (an identifier, a number, a time, a
- * person)? 0.2 when it does, 0 when not; 0.05 for a question that asks for no particular kind.
+ * person)? 0.25 when it does, 0 when not; 0.05 for a question that asks for no particular kind.
  */
 export function fitsQuestion(question: string, text: string): number {
   const kind = kindFits(question, text)
-  return kind === undefined ? 0.05 : 0.2 * kind
+  return kind === undefined ? 0.05 : 0.25 * kind
 }
 
 function kindFits(question: string, text: string): number | undefined {

@@ -195,7 +195,7 @@ export function tokenizer(): (text: string) => string[] {
 /** A passage of the asked kind, or a reply to a question asking the same kind of thing ("由谁来写？" / "孙浩写吧"). */
 function fits(question: string, unit: Unit): number {
   const own = fitsQuestion(question, unit.text)
-  return unit.askedText && sameKind(question, unit.askedText) ? Math.max(own, 0.2) : own
+  return unit.askedText && sameKind(question, unit.askedText) ? Math.max(own, 0.25) : own
 }
 
 export function rank(question: string, units: Unit[], frequencies?: Frequencies, tokenize = tokenizer()): Unit[] {
