@@ -61,6 +61,15 @@ async function segmentHits(deps: AppDeps, workspaceId: string, question: string,
   return [...hits, ...(await anySegmentHits(deps.database, workspaceId, pairs.slice(0, 8))).filter((hit) => !known.has(hit.id))]
 }
 
+const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it)\b|^(这个|那个|这样|这些|那些)/i
+function withAntecedents(sentences: string[]): string[] {
+  return sentences.map((sentence, index) => {
+    const before = sentences[index - 1]
+    if (!before || !POINTS_BACK.test(sentence.trim())) return sentence
+    return /\p{Script=Han}/u.test(sentence) ? before + sentence : `${before} ${sentence}`
+  })
+}
+
 async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<Unit[]> {
   const words = lexicalWords(question)
   if (words.length === 0) return []
@@ -100,7 +109,8 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
       // A reply answers the question just before it ("Who is running it?" / "I'll take it."): it is read with that question's words.
       const previous = around[index - 1]
       const asked = previous && /[?？]\s*$/.test(previous.text) ? new Set(tokenize(previous.text)) : undefined
-      for (const sentence of splitSentences(segment.text)) {
+      // A sentence pointing back ("…should be about that.", 这个…) is read with the one before it.
+      for (const sentence of withAntecedents(splitSentences(segment.text))) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
