@@ -19,7 +19,7 @@ type QuestionSet = { split: string; questions: Question[] }
 const directory = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'answers')
 export const loadQuestionSets = (): QuestionSet[] => ['development', 'held-out', 'held-out-2', 'held-out-3']
   .map((split) => JSON.parse(readFileSync(path.join(directory, `${split}.json`), 'utf8')) as QuestionSet)
-/** Meetings written for the second held-out batch (not labelled for extraction, so not in test/fixtures/meetings). */
+/** Meetings written for the second and third held-out batches (not labelled for extraction, so not in test/fixtures/meetings). */
 const answerMeetings = () => loadMeetingFixtures(path.join(directory, 'meetings'))
 
 const segmentId = (label: string) => `seg_eval_${label.replace(/[^a-z0-9]+/gi, '_')}`
