@@ -61,7 +61,7 @@ async function segmentHits(deps: AppDeps, workspaceId: string, question: string,
   return [...hits, ...(await anySegmentHits(deps.database, workspaceId, pairs.slice(0, 8))).filter((hit) => !known.has(hit.id))]
 }
 
-const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it)\b|^(这个|那个|这样|这些|那些)/i
+const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it|its|their|they)\b|^(这个|那个|这样|这些|那些|他们|她们)/i
 function withAntecedents(sentences: string[]): string[] {
   return sentences.map((sentence, index) => {
     const before = sentences[index - 1]

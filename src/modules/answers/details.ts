@@ -12,7 +12,7 @@ const KINDS: Set<string>[] = [
   stems('january february march april june july august september october november december'),
   stems('monday tuesday wednesday thursday friday saturday sunday'),
   stems('q1 q2 q3 q4'),
-  new Set([...stems('ios android windows macos linux ipad chromeos'), '安卓', '鸿蒙']),
+  new Set([...stems('ios android web windows macos linux ipad chromeos'), '安卓', '鸿蒙']),
   new Set([...stems('iphone samsung huawei xiaomi pixel'), '苹果', '华为', '小米', '三星']),
   new Set(['微信', '抖音', '快手', '微博', '淘宝', '京东']),
   new Set(['周一', '周二', '周三', '周四', '周五', '周六', '周日']),
@@ -48,14 +48,18 @@ export function questionDetails(question: string): Details {
   for (const match of text.matchAll(CHINESE_PINNED)) pin(match[0])
   for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
   const asked = CHINESE_ASKED.exec(text)?.[1]?.split(/[的了是在和与及]/).at(-1)
-  if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
+  if (asked && [...asked].length >= 2) details.head = [[...asked].slice(-2).join('')]
   const counted = COUNTED.exec(text)?.[1]
   const stem = counted ? contentTokens(counted.toLowerCase())[0] : undefined
   if (stem) details.head = alternatives(stem)
   return details
 }
 
+/** A quarter is also said in words ("the second quarter", 第二季度). */
+const SAID_AS: Record<string, string[][]> = Object.fromEntries(['first', 'second', 'third', 'fourth'].map((ordinal, index) => [`q${index + 1}`, [[...contentTokens(ordinal), 'quarter'], contentTokens(`第${'一二三四'[index]}季度`)]]))
+
 const holds = (tokens: string[], sets: (Set<string> | undefined)[]) => tokens.every((token) => sets.some((set) => set?.has(token)))
+const said = (token: string, sets: (Set<string> | undefined)[]) => holds([token], sets) || (SAID_AS[token] ?? []).some((words) => holds(words, sets))
 
 /** Does a passage keep to the question's details? */
 export function keepsDetails(details: Details, passage: { tokens: Set<string>; asked?: Set<string>; before?: Set<string>; title?: Set<string>; context?: Set<string>; meeting?: Set<string> }): boolean {
@@ -63,9 +67,9 @@ export function keepsDetails(details: Details, passage: { tokens: Set<string>; a
   if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
   if (details.head && !details.head.some((word) => holds([word], [tokens, asked, before]))) return false
   return details.pinned.every(({ token, kind }) => {
-    if (!holds([token], [tokens, asked, title, context, meeting])) return false
-    if (holds([token], [tokens, asked])) return true
+    if (!said(token, [tokens, asked, title, context, meeting])) return false
+    if (said(token, [tokens, asked])) return true
     // Not said in the passage itself: it must not name another month, platform, …
-    return ![...kind].some((other) => other !== token && holds([other], [tokens, asked]))
+    return ![...kind].some((other) => other !== token && said(other, [tokens, asked]))
   })
 }

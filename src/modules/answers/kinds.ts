@@ -8,7 +8,7 @@ export const isQuestion = (text: string) => /[?？]\s*$/.test(text)
 const QUANTITY = /\b(how (many|much|long|often|big|large|fast|slow)|what (percent|percentage|share|rate|ratio|number|threshold|limit))\b|多少|几|多久|多长|多大|比例|阈值|上限/i
 const TIME = /\b(when|what (date|day|time))\b|什么时候|哪天|何时/i
 const NUMBER = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half|percent)\b|[一二三四五六七八九十百千万两半]/i
-const DATE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|today|week|month|quarter|q[1-4])\b|\d{1,2}[:/]\d{2}|周[一二三四五六日]|星期|[0-9一二三四五六七八九十]+月|号|下周|本周|明天|今天|季度/i
+const DATE = /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|\d{1,2}(st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|today|week|month|quarter|q[1-4])\b|\d{1,2}[:/]\d{2}|周[一二三四五六日]|星期|[0-9一二三四五六七八九十]+月|号|下周|本周|明天|今天|季度/i
 
 /** "Which ticket / link / PR…": an identifier (SUP-2291, #412, a URL, v5.2). */
 const IDENTIFIER_ASKED = /\b(ticket|issue|link|url|pr|pull request|jira|id|version)\b|编号|单号|链接|版本号/i
@@ -29,8 +29,13 @@ export function fitsQuestion(question: string, text: string): number {
   return kind === undefined ? 0.05 : 0.25 * kind
 }
 
+/** "How long / 多久 / 多长时间": a duration, not any number. */
+const DURATION_ASKED = /\bhow long\b|多久|多长时间|多长/i
+const DURATION = /\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|秒|分钟|小时|天|周|个月|年/i
+
 function kindFits(question: string, text: string): number | undefined {
   if (IDENTIFIER_ASKED.test(question)) return IDENTIFIER.test(text) ? 1 : 0
+  if (DURATION_ASKED.test(question)) return DURATION.test(text) && NUMBER.test(text) ? 1 : 0
   if (QUANTITY.test(question)) return NUMBER.test(text) ? 1 : 0
   if (TIME.test(question)) return DATE.test(text) || NUMBER.test(text) ? 1 : 0
   if (WHO.test(question)) return PERSON.test(text) ? 1 : 0

@@ -230,7 +230,8 @@ export function chooseExtractive(all: Unit[]): Unit[] {
   for (const unit of ranked) {
     if (chosen.length === MAX_SENTENCES || unit.score < best.score * KEEP_RELATIVE) break
     const key = unit.text.toLowerCase().replace(/\W+/g, '')
-    if (unit.coverage < MIN_COVERAGE || seen.has(key)) continue
+    // A sentence read with the one before it holds that one: never both.
+    if (unit.coverage < MIN_COVERAGE || seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
     if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue
     seen.add(key)
     chosen.push(unit)
