@@ -108,14 +108,18 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
       seen.add(segment.id)
       // A reply answers the question just before it ("Who is running it?" / "I'll take it."): it is read with that question's words.
       const previous = around[index - 1]
-      const asked = previous && /[?？]\s*$/.test(previous.text) ? new Set(tokenize(previous.text)) : undefined
+      const question = previous !== undefined && /[?？]\s*$/.test(previous.text)
+      // A turn opening on "Their…/It…" speaks of what the turn before it named: read with its words too.
+      const sentences = splitSentences(segment.text)
+      const pointsBack = previous !== undefined && POINTS_BACK.test(sentences[0]?.trim() ?? '')
+      const asked = question || pointsBack ? new Set(tokenize(previous!.text)) : undefined
       // A sentence pointing back ("…should be about that.", 这个…) is read with the one before it.
-      for (const sentence of withAntecedents(splitSentences(segment.text))) {
+      for (const [at, sentence] of withAntecedents(sentences).entries()) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
         units.at(-1)!.title = titleWords
-        if (asked) Object.assign(units.at(-1)!, { asked, askedText: previous!.text })
+        if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
         if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
       }
     })

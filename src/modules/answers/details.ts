@@ -27,7 +27,7 @@ export type Details = { names: string[][]; pinned: { token: string; kind: Set<st
 /** "…的手续费是多少？": the thing asked about ends a Chinese noun phrase; its last two characters must be in the passage. */
 /** "How many scanners…": what is counted must be in the passage, the question it replies to or the segment before it. */
 const COUNTED = /\bhow many ([a-z]+)/i
-const CHINESE_ASKED = /(\p{Script=Han}{2,})(?:是多少|有多少|是什么|是哪)/u
+const CHINESE_ASKED = /(\p{Script=Han}{2,})(?:是多少|有多少)/u
 
 export function questionDetails(question: string): Details {
   const details: Details = { names: [], pinned: [] }

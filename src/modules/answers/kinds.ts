@@ -31,7 +31,7 @@ export function fitsQuestion(question: string, text: string): number {
 
 /** "How long / 多久 / 多长时间": a duration, not any number. */
 const DURATION_ASKED = /\bhow long\b|多久|多长时间|多长/i
-const DURATION = /\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|秒|分钟|小时|天|周|个月|年/i
+const DURATION = /\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|[一二三四五六七八九十百两几半多\d]+(个)?(秒|分钟|小时|天|周|星期|个月|年)/i
 
 function kindFits(question: string, text: string): number | undefined {
   if (IDENTIFIER_ASKED.test(question)) return IDENTIFIER.test(text) ? 1 : 0
