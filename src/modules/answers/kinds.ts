@@ -18,7 +18,7 @@ const IDENTIFIER = /\b[A-Z][A-Z0-9]+-\d+\b|#\d+|https?:\/\/|\bv?\d+\.\d+/
 const WHY = /\b(why|what (drove|caused|happened|went wrong)|root cause|cause of)\b|为什么|原因|为啥/i
 const REASON = /\b(because|since|due to|mostly|mainly|caused|driven|so that|reason|otherwise|makes? no sense)\b|因为|由于|所以|导致|原因|主要是|以为/i
 const WHO = /\b(who|whom|whose)\b|谁/i
-const PERSON = /\b(I'll|I will|I can|I'm on|me)\b|.\b[A-Z][a-z]+\b|我来|负责|交给|由/
+const PERSON = /\b(I'll|I will|I can|I'm on|me)\b|[a-z0-9,;:]\s+[A-Z][a-z]+\b|^[A-Z][a-z]+,|我来|负责|交给|由/
 
 /**
  * Does the passage hold the kind of thing the question asks for (an identifier, a number, a time, a
