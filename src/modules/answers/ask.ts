@@ -9,13 +9,13 @@ import { Type } from 'typebox'
 import type { Membership } from '../../platform/auth/actor.ts'
 import type { AppDeps } from '../../platform/deps.ts'
 import { LlmError } from '../../platform/llm/chat.ts'
-import { detectLanguage, splitSentences } from '../extraction/index.ts'
+import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
 import { searchMemory, type MemorySource } from '../memory/index.ts'
 import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts'
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
-import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
 export { queryWords } from './ranking.ts'
@@ -43,11 +43,38 @@ async function questionFrequencies(deps: AppDeps, workspaceId: string, question:
   return { counts, cap: FREQUENT }
 }
 
+/** Fewer hits than this for a Chinese question: its words of two characters are looked for too. */
+const FEW_HITS = 12
+
+/**
+ * Segments holding the question's words. Chinese is searched by three-character pieces, which miss
+ * when the transcript words it differently (周末值班 / 周末只有一个人值班): with few hits, the
+ * question's two-character words are looked for as well.
+ */
+async function segmentHits(deps: AppDeps, workspaceId: string, question: string, words: string[]) {
+  const hits = await anySegmentHits(deps.database, workspaceId, words)
+  const han = question.match(/\p{Script=Han}+/gu)?.join('，') ?? ''
+  if (hits.length >= FEW_HITS || !han) return hits
+  const pairs = [...new Set(contentTokens(han.replace(QUESTION_WORDS, '，')))].filter((token) => [...token].length === 2 && !words.includes(token))
+  if (pairs.length === 0) return hits
+  const known = new Set(hits.map((hit) => hit.id))
+  return [...hits, ...(await anySegmentHits(deps.database, workspaceId, pairs.slice(0, 8))).filter((hit) => !known.has(hit.id))]
+}
+
+const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it|its|their|they)\b|^(这个|那个|这样|这些|那些|他们|她们)/i
+function withAntecedents(sentences: string[]): string[] {
+  return sentences.map((sentence, index) => {
+    const before = sentences[index - 1]
+    if (!before || !POINTS_BACK.test(sentence.trim())) return sentence
+    return /\p{Script=Han}/u.test(sentence) ? before + sentence : `${before} ${sentence}`
+  })
+}
+
 async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<Unit[]> {
   const words = lexicalWords(question)
   if (words.length === 0) return []
   const [segments, work, memory] = await Promise.all([
-    anySegmentHits(deps.database, workspaceId, words),
+    segmentHits(deps, workspaceId, question, words),
     findWorkObjectsMentioning(deps, workspaceId, words, 100),
     searchMemory(deps, workspaceId, words),
   ])
@@ -58,7 +85,13 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   const live = new Set(memory.flatMap((hit) => (hit.kind === 'memory-entry' && hit.status !== 'superseded' ? hit.sources.map((source) => source.id) : [])))
   for (const id of live) outdated.delete(id)
   // The best segments with their neighbours: an answer often sits next to the words that name its subject.
-  const neighbourhoods = await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id))
+  // Two segments either side, and a third after when the second after asks a question: its reply.
+  const neighbourhoods = (await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id), 2, 3))
+    .map(({ centre, segments: around }) => {
+      const at = around.indexOf(centre)
+      const asks = around[at + 2] && /[?？]\s*$/.test(around[at + 2]!.text)
+      return { centre, segments: around.length > at + 3 && !asks ? around.slice(0, at + 3) : around }
+    })
   const titles = new Map((await findSessionBriefs(deps.database.db, workspaceId, neighbourhoods.map(({ centre }) => centre.session_id))).map((session) => [session.id, session.title]))
   const seen = new Set<string>()
   const meetings = new Map<string, Set<string>>()
@@ -69,17 +102,25 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   }
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
+    const titleWords = new Set(tokenize(titles.get(centre.session_id) ?? ''))
     around.forEach((segment, index) => {
       if (seen.has(segment.id)) return
       seen.add(segment.id)
       // A reply answers the question just before it ("Who is running it?" / "I'll take it."): it is read with that question's words.
       const previous = around[index - 1]
-      const asked = previous && /[?？]\s*$/.test(previous.text) ? new Set(tokenize(previous.text)) : undefined
-      for (const sentence of splitSentences(segment.text)) {
+      const question = previous !== undefined && /[?？]\s*$/.test(previous.text)
+      // A turn opening on "Their…/It…" speaks of what the turn before it named: read with its words too.
+      const sentences = splitSentences(segment.text)
+      const pointsBack = previous !== undefined && POINTS_BACK.test(sentences[0]?.trim() ?? '')
+      const asked = question || pointsBack ? new Set(tokenize(previous!.text)) : undefined
+      // A sentence pointing back ("…should be about that.", 这个…) is read with the one before it.
+      for (const [at, sentence] of withAntecedents(sentences).entries()) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
         units.at(-1)!.context = context
         units.at(-1)!.meeting = meetings.get(segment.session_id)
-        if (asked) units.at(-1)!.asked = asked
+        units.at(-1)!.title = titleWords
+        if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
+        if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
       }
     })
   }

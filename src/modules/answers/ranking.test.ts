@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { keepsDetails, questionDetails } from './details.ts'
 import { fitsQuestion } from './kinds.ts'
 import { chooseExtractive, rank, type Unit } from './ranking.ts'
 
@@ -8,10 +9,10 @@ const unit = (text: string, extra: Partial<Unit> = {}): Unit => ({
 
 describe('answer ranking', () => {
   it('wants the kind of thing a question asks for', () => {
-    expect(fitsQuestion('Which ticket tracks the export bug?', "It's SUP-2291.")).toBe(0.2)
+    expect(fitsQuestion('Which ticket tracks the export bug?', "It's SUP-2291.")).toBe(0.25)
     expect(fitsQuestion('Which ticket tracks the export bug?', 'The export cuts off at ten thousand rows.')).toBe(0)
-    expect(fitsQuestion('Who is running the Hamburg install?', "I'll take it.")).toBe(0.2)
-    expect(fitsQuestion('华为推送的问题谁负责跟进？', '赵琳你负责跟进。')).toBe(0.2)
+    expect(fitsQuestion('Who is running the Hamburg install?', "I'll take it.")).toBe(0.25)
+    expect(fitsQuestion('华为推送的问题谁负责跟进？', '赵琳你负责跟进。')).toBe(0.25)
     expect(fitsQuestion('What is the scope of offline mode?', 'Read-only lists.')).toBe(0.05)
   })
 
@@ -28,5 +29,35 @@ describe('answer ranking', () => {
     const rare = rank('Who won the hackathon last month?', passage(), { counts: new Map([['hackathon', 0], ['last', 300], ['month', 300]]), cap: 600 })
     expect(rare[0]!.coverage).toBeLessThan(common[0]!.coverage)
     expect(chooseExtractive(rare)).toEqual([])
+  })
+
+  it('checks the details a question pins down: a month, a platform, a name, what is counted', () => {
+    const words = (text: string) => new Set(text.split(' '))
+    const february = questionDetails('What was the cloud bill in February?')
+    expect(keepsDetails(february, { tokens: words('cloud bill april') })).toBe(false)
+    expect(keepsDetails(february, { tokens: words('ninety two thousand'), meeting: words('februari') })).toBe(true)
+    expect(keepsDetails(questionDetails('iOS版本的崩溃率是多少？'), { tokens: words('安卓 崩溃 溃率'), meeting: words('io') })).toBe(false)
+    expect(keepsDetails(questionDetails('What did we decide about the office move to Berlin?'), { tokens: words('offic move'), meeting: words('offic move london') })).toBe(false)
+    expect(keepsDetails(questionDetails('退款渠道的手续费是多少？'), { tokens: words('退款 渠道 到账') })).toBe(false)
+    const counted = questionDetails('How many scanners did we order for Lyon?')
+    expect(keepsDetails(counted, { tokens: words('order spare batteri'), meeting: words('lyon') })).toBe(false)
+    expect(keepsDetails(counted, { tokens: words('two'), before: words('scanner'), meeting: words('lyon') })).toBe(true)
+    // "may" is the verb far more often than the month
+    expect(questionDetails('How many interviews a month may an engineer do?').pinned).toEqual([])
+  })
+
+  it('reads a question with words the transcript uses for the same thing', () => {
+    const [best] = rank('How many demo requests did the webinar bring in?', [unit('Forty-one demo requests came in within two days.'), unit('The webinar was on Thursday.')])
+    expect(best!.text).toContain('demo requests')
+    expect(best!.coverage).toBeGreaterThan(0.5)
+    const [cost] = rank('Why did our cloud costs go up?', [unit('The cloud bill went up because log storage doubled.')])
+    expect(cost!.coverage).toBeGreaterThan(0.85)
+  })
+
+  it('never answers with a passage that contradicts a detail, and puts openers last', () => {
+    const ranked = rank('What was the cloud bill in February?', [unit('Cloud bill for April: ninety-two thousand dollars.')])
+    expect(chooseExtractive(ranked)).toEqual([])
+    const [best] = rank('下半年有几个招聘名额？', [unit('今天主要定一下下半年的招聘计划。'), unit('人力那边给我们的名额是五个。', { context: new Set(['下半', '半年', '招聘']) })])
+    expect(best!.text).toBe('人力那边给我们的名额是五个。')
   })
 })
