@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
+import { benchPresence, presenceRow } from './presence.ts'
 import { benchTranscription } from './transcription.ts'
 import { benchSearch, seedSearch } from './search.ts'
 import { benchAnswers } from './answers.ts'
@@ -35,11 +36,13 @@ async function load(url: string, headers: Record<string, string> = {}, options: 
 }
 
 let signIns = 0
+/** Production refuses an http PUBLIC_URL; the servers a bench starts are told this one (behind a TLS proxy, as it were). */
+export const BENCH_PUBLIC_ORIGIN = 'https://confer.bench.example'
 
 async function signIn(baseUrl: string, readCode: (email: string) => Promise<string | undefined>): Promise<string> {
   const email = `bench-${Date.now()}-${(signIns += 1)}@example.com`
   // Node's fetch sends Sec-Fetch-Mode like a browser, so better-auth wants a trusted Origin: PUBLIC_URL's.
-  const origin = `http://localhost:${new URL(baseUrl).port}`
+  const origin = BENCH_PUBLIC_ORIGIN
   const post = (route: string, body: unknown, cookie?: string) => fetch(baseUrl + route, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
@@ -149,7 +152,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
   const dataDir = mkdtempSync(path.join(tmpdir(), 'confer-bench-'))
   const server = await startProcess('src/main.ts', {
     NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+    DATABASE_URL: databaseUrl, PUBLIC_URL: BENCH_PUBLIC_ORIGIN, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
     // The ingestion scenario measures storing audio; transcription has its own scenario.
     STT_ENGINE: 'client',
   }, '/healthz')
@@ -160,6 +163,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
     if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
+    if (want('presence')) console.log(presenceRow(label, await benchPresence(server.url, await signIn(server.url, outbox.read))))
     if (want('search') || want('answers')) {
       const searcher = await signIn(server.url, outbox.read)
       const me = await (await fetch(`${server.url}/v1/account/current`, { headers: { cookie: searcher } })).json() as { account: { id: string }; workspace: { id: string } }
