@@ -9,6 +9,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
 import { benchPresence, presenceRow } from './presence.ts'
+import { benchIngestion, ingestionRow, prepareStreams } from './ingestion.ts'
 import { benchTranscription } from './transcription.ts'
 import { benchSearch, seedSearch } from './search.ts'
 import { benchAnswers } from './answers.ts'
@@ -162,6 +163,12 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     if (want('current')) console.log(row(`GET /v1/account/current (${label})`, await load(`${server.url}/v1/account/current`, { cookie }), baseline))
     if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
     if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
+    if (want('steady')) {
+      // BENCH_STREAMS=50,200,1000: open-loop streams of one chunk per second (bench/ingestion.ts)
+      const counts = (process.env.BENCH_STREAMS ?? '50,200,1000').split(',').map(Number)
+      const streams = await prepareStreams(server.url, Math.max(...counts), () => signIn(server.url, outbox.read))
+      for (const count of counts) console.log(ingestionRow(label, await benchIngestion(server.url, streams.slice(0, count), DURATION_SECONDS)))
+    }
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
     if (want('presence')) console.log(presenceRow(label, await benchPresence(server.url, await signIn(server.url, outbox.read))))
     if (want('search') || want('answers')) {
