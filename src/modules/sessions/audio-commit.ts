@@ -69,23 +69,35 @@ async function storeBytes(deps: AppDeps, items: Stored[]): Promise<Outcome<void>
   return items.map(() => ({ ok: true, value: undefined }))
 }
 
+/** PostgreSQL: a batch's rows go in this many transactions at most, side by side on the pool. */
+const POSTGRES_ROW_TRANSACTIONS = 4
+const ROWS_PER_TRANSACTION = 16
+
 async function commitRows(deps: AppDeps, items: Stored[]): Promise<Outcome<Committed>[]> {
   const outcomes: Outcome<Committed>[] = new Array(items.length)
   // Sessions' rows are locked in one order by every batch (of every node): no deadlock between batches.
   const order = items.map((_, index) => index).sort((a, b) => (items[a]!.sessionId < items[b]!.sessionId ? -1 : 1))
-  await deps.database.db.transaction().execute(async (trx) => {
-    for (const index of order) {
-      await sql`savepoint chunk`.execute(trx)
-      try {
-        outcomes[index] = { ok: true, value: await commitRow(deps, trx, items[index]!) }
-        await sql`release savepoint chunk`.execute(trx)
-      } catch (error) {
-        await sql`rollback to savepoint chunk`.execute(trx)
-        await sql`release savepoint chunk`.execute(trx)
-        outcomes[index] = { ok: false, error: chunkError(error, items[index]!) }
+  // SQLite has one connection: one transaction. PostgreSQL: each statement is a round trip, so a
+  // large batch is cut into consecutive slices of the order (disjoint sessions) committed at once.
+  const slices = deps.database.dialect === 'postgres'
+    ? Math.min(POSTGRES_ROW_TRANSACTIONS, Math.ceil(order.length / ROWS_PER_TRANSACTION)) : 1
+  const size = Math.ceil(order.length / slices)
+  await Promise.all(Array.from({ length: slices }, (_, slice) => order.slice(slice * size, (slice + 1) * size)).map((part) =>
+    deps.database.db.transaction().execute(async (trx) => {
+      for (const index of part) {
+        await sql`savepoint chunk`.execute(trx)
+        try {
+          outcomes[index] = { ok: true, value: await commitRow(deps, trx, items[index]!) }
+          await sql`release savepoint chunk`.execute(trx)
+        } catch (error) {
+          await sql`rollback to savepoint chunk`.execute(trx)
+          await sql`release savepoint chunk`.execute(trx)
+          outcomes[index] = { ok: false, error: chunkError(error, items[index]!) }
+        }
       }
-    }
-  })
+    }).catch((error: unknown) => {
+      for (const index of part) outcomes[index] = { ok: false, error }
+    })))
   // The twin that committed first answers a duplicate with its sequence.
   for (const [index, outcome] of outcomes.entries()) {
     if (!outcome.ok && outcome.error === DUPLICATE) {
