@@ -28,7 +28,10 @@ export async function prepareStreams(baseUrl: string, count: number, signIn: () 
   return streams
 }
 
+let runs = 0
+
 export async function benchIngestion(baseUrl: string, streams: Stream[], seconds: number): Promise<IngestionFigures> {
+  const run = (runs += 1)
   const { hostname, port } = new URL(baseUrl)
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity })
   const latencies: number[] = []
@@ -41,7 +44,7 @@ export async function benchIngestion(baseUrl: string, streams: Stream[], seconds
       host: hostname, port, agent, method: 'POST', path: `/v1/sessions/${stream.sessionId}/audio`,
       headers: {
         cookie: stream.cookie, 'content-type': 'audio/pcm;rate=16000', 'content-length': CHUNK.byteLength,
-        'x-service-chunk-id': `steady-${index}`, 'x-service-chunk-sequence': String(index),
+        'x-service-chunk-id': `steady-${run}-${index}`,
       },
     }, (response) => {
       response.resume()

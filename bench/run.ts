@@ -167,6 +167,7 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
       // BENCH_STREAMS=50,200,1000: open-loop streams of one chunk per second (bench/ingestion.ts)
       const counts = (process.env.BENCH_STREAMS ?? '50,200,1000').split(',').map(Number)
       const streams = await prepareStreams(server.url, Math.max(...counts), () => signIn(server.url, outbox.read))
+      await benchIngestion(server.url, streams.slice(0, counts[0]), 3) // warm-up, not reported (chunk ids of its own)
       for (const count of counts) console.log(ingestionRow(label, await benchIngestion(server.url, streams.slice(0, count), DURATION_SECONDS)))
     }
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
