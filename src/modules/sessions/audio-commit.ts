@@ -42,7 +42,8 @@ export async function commitChunk(deps: AppDeps, chunk: ChunkToCommit): Promise<
   let group = committers.get(deps)
   if (!group) {
     group = {
-      bytes: createGroupCommitter((items) => storeBytes(deps, items)),
+      // Files: a few batches at once (libuv runs four file-system calls side by side).
+      bytes: createGroupCommitter((items) => storeBytes(deps, items), { inFlight: 3 }),
       rows: createGroupCommitter((items) => commitRows(deps, items)),
     }
     committers.set(deps, group)
