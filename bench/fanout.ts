@@ -16,7 +16,7 @@ export async function benchFanout(baseUrl: string, cookie: string): Promise<Fano
   })
   if (!created.ok) throw new Error(`creating a session failed: ${created.status} ${await created.text()}`)
   const session = (await created.json()) as { id: string; websocketURL: string }
-  const socketUrl = session.websocketURL.replace(/^ws:\/\/[^/]+/, baseUrl.replace(/^http/, 'ws'))
+  const socketUrl = session.websocketURL.replace(/^wss?:\/\/[^/]+/, baseUrl.replace(/^http/, 'ws'))
 
   const sentAt = new Map<string, number>()
   const latencies: number[] = []

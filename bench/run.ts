@@ -8,6 +8,8 @@ import { DatabaseSync } from 'node:sqlite'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchFanout, fanoutRow } from './fanout.ts'
+import { benchPresence, presenceRow } from './presence.ts'
+import { benchIngestion, ingestionRow, prepareStreams } from './ingestion.ts'
 import { benchTranscription } from './transcription.ts'
 import { benchSearch, seedSearch } from './search.ts'
 import { benchAnswers } from './answers.ts'
@@ -41,11 +43,13 @@ async function load(url: string, headers: Record<string, string> = {}, options: 
 }
 
 let signIns = 0
+/** Production refuses an http PUBLIC_URL; the servers a bench starts are told this one (behind a TLS proxy, as it were). */
+export const BENCH_PUBLIC_ORIGIN = 'https://confer.bench.example'
 
 async function signIn(baseUrl: string, readCode: (email: string) => Promise<string | undefined>): Promise<string> {
   const email = `bench-${Date.now()}-${(signIns += 1)}@example.com`
   // Node's fetch sends Sec-Fetch-Mode like a browser, so better-auth wants a trusted Origin: PUBLIC_URL's.
-  const origin = `https://localhost:${new URL(baseUrl).port}`
+  const origin = BENCH_PUBLIC_ORIGIN
   const post = (route: string, body: unknown, cookie?: string) => fetch(baseUrl + route, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
@@ -154,9 +158,8 @@ async function benchProjects(label: string, baseUrl: string, cookie: string, bas
 async function benchConfer(label: string, databaseUrl: string, baseline: Figures, audioBaseline: Figures) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'confer-bench-'))
   const server = await startProcess('src/main.ts', {
-    // Production refuses an http PUBLIC_URL: the bench talks plain http to a server that believes a TLS proxy is in front.
-    NODE_ENV: 'production', PUBLIC_URL: 'https://localhost:$PORT', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+    NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!', DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl, PUBLIC_URL: BENCH_PUBLIC_ORIGIN, LOG_LEVEL: 'warn', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
     // The ingestion scenario measures storing audio; transcription has its own scenario.
     STT_ENGINE: 'client',
   }, '/healthz')
@@ -166,7 +169,15 @@ async function benchConfer(label: string, databaseUrl: string, baseline: Figures
     if (want('current')) console.log(row(`GET /v1/account/current (${label})`, await load(`${server.url}/v1/account/current`, { cookie }), baseline))
     if (want('projects')) await benchProjects(label, server.url, cookie, baseline)
     if (want('audio')) await benchAudio(label, server.url, outbox.read, audioBaseline)
+    if (want('steady')) {
+      // BENCH_STREAMS=50,200,1000: open-loop streams of one chunk per second (bench/ingestion.ts)
+      const counts = (process.env.BENCH_STREAMS ?? '50,200,1000').split(',').map(Number)
+      const streams = await prepareStreams(server.url, Math.max(...counts), () => signIn(server.url, outbox.read))
+      await benchIngestion(server.url, streams.slice(0, counts[0]), 3) // warm-up, not reported (chunk ids of its own)
+      for (const count of counts) console.log(ingestionRow(label, await benchIngestion(server.url, streams.slice(0, count), DURATION_SECONDS)))
+    }
     if (want('fanout')) console.log(fanoutRow(label, await benchFanout(server.url, await signIn(server.url, outbox.read))))
+    if (want('presence')) console.log(presenceRow(label, await benchPresence(server.url, await signIn(server.url, outbox.read))))
     if (want('search') || want('answers')) {
       const searcher = await signIn(server.url, outbox.read)
       const me = await (await fetch(`${server.url}/v1/account/current`, { headers: { cookie: searcher } })).json() as { account: { id: string }; workspace: { id: string } }

@@ -15,7 +15,7 @@ type Load = (url: string, headers?: Record<string, string>, options?: Partial<au
 type Report = (name: string, figures: unknown, baseline?: unknown) => void
 
 export async function seedWorkSet(baseUrl: string, cookie: string) {
-  const origin = `http://localhost:${new URL(baseUrl).port}`
+  const origin = 'https://confer.bench.example' // BENCH_PUBLIC_ORIGIN (run.ts)
   const call = async (method: string, route: string, body: unknown) => {
     const response = await fetch(baseUrl + route, { method, headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify(body) })
     if (!response.ok) throw new Error(`${method} ${route} failed: ${response.status} ${await response.text()}`)

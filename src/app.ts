@@ -6,6 +6,7 @@ import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
+import { createAccessCaches } from './platform/auth/access-cache.ts'
 import { createAuth, migrateAuthTables } from './platform/auth/auth.ts'
 import { mountAuth } from './platform/auth/mount.ts'
 import { resolveAuthSecret } from './platform/auth/secret.ts'
@@ -104,18 +105,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const jobs = createJobRunner(() => deps, { database, log: app.log, concurrency: config.jobs.workers, ...config.jobs })
   const speech = await createSpeech(config.speech)
   const llm = config.llm ? createChatClient(config.llm) : undefined
-  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech, llm, ports: {} }
+  const deps: AppDeps = { config, database, auth, mailer, blobs, secret, events, realtimeHub, jobs, speech, llm, accessCaches: createAccessCaches(), ports: {} }
 
   if (options.migrate ?? true) await migrateToLatest(database, () => migrateAuthTables(authDeps))
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks (no promise per request) for the work every request does.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
   })
   // An answer sent before the request body was read (a 401, 403, 413, 415 …) closes the
   // connection: otherwise Node would read and discard the rest of the body, however large, to
   // keep the connection alive.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.raw.complete === false && !reply.raw.headersSent) reply.header('connection', 'close')
+    done(null, payload)
   })
   await bus.start()
   // Running jobs finish (or see their signal aborted) while the database is still open.
@@ -134,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   registerProblemHandlers(app)
   registerWellFormedInput(app)
   await registerOpenApi(app, config)
-  registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports })
+  registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports, accessCaches: deps.accessCaches })
   await registerRateLimit(app, config)
   registerIdempotency(app, database)
   await app.register(formbody)

@@ -2,6 +2,7 @@
 // internals) and the shape of a module. Platform code imports nothing from src/modules or app.ts.
 import type { FastifyPluginAsync } from 'fastify'
 import type { Config } from '../config.ts'
+import type { AccessCaches } from './auth/access-cache.ts'
 import type { Auth } from './auth/auth.ts'
 import type { BlobStore } from './blobs/store.ts'
 import type { Database } from './db/index.ts'
@@ -30,6 +31,8 @@ export type AppDeps = {
   speech: SpeechSetup
   /** an OpenAI-compatible chat model for grounded-ai answers, when LLM_BASE_URL is set */
   llm: ChatClient | undefined
+  /** caches emptied whenever access may have changed (auth/access-cache.ts): the actor, the current account */
+  accessCaches: AccessCaches
   /** capabilities modules offer each other without importing each other (platform/ports.ts) */
   ports: Ports
 }

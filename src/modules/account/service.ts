@@ -1,6 +1,7 @@
 // Account use cases: bootstrap (select, create or join a workspace), current account, profile, avatar.
 import { fileTypeFromBuffer } from 'file-type'
 import type { AppDeps } from '../../platform/deps.ts'
+import type { AccessCache } from '../../platform/auth/access-cache.ts'
 import type { Actor } from '../../platform/auth/actor.ts'
 import { AppError } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
@@ -62,8 +63,14 @@ export async function bootstrapAccount(deps: AppDeps, actor: Actor, input: Boots
   return { outcome: result.outcome, account: current.account, workspace: current.workspace!, membership: current.membership! }
 }
 
+type Current = Awaited<ReturnType<typeof readCurrent>>
+const currentCaches = new WeakMap<AppDeps, AccessCache<Current>>()
+
+/** Kept like the actor (auth/access-cache.ts): at most 1 s, and forgotten when access changes. */
 export async function currentAccount(deps: AppDeps, actor: Actor) {
-  return readCurrent(deps, actor.accountId)
+  let cache = currentCaches.get(deps)
+  if (!cache) currentCaches.set(deps, cache = deps.accessCaches.create<Current>())
+  return (await cache.remember(actor.accountId, () => readCurrent(deps, actor.accountId)))!
 }
 
 /** The account, its active workspace and membership, and all its workspaces: two queries. */

@@ -55,7 +55,9 @@ eachDatabase('audio ingestion', (h) => {
     expect(await blobFiles(session.id)).toHaveLength(1)
     if (h.app.deps.blobs.kind === 'fs') {
       const { readdir } = await import('node:fs/promises')
-      expect(await readdir(`${h.config.blobDir}/audio/${session.id}`)).toHaveLength(1)
+      // audio/<hour>/<session>.<random> (audio-commit.ts)
+      const files = (await readdir(`${h.config.blobDir}/audio`, { recursive: true })).filter((name) => name.includes(session.id))
+      expect(files).toHaveLength(1)
     }
     expect((await owner.get(`/v1/sessions/${session.id}`)).json().chunkCount).toBe(1)
   })

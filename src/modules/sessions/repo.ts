@@ -130,6 +130,13 @@ export const listChunkRange = (db: Executor, sessionId: string, first: number, l
   db.selectFrom('audio_chunks').selectAll().where('session_id', '=', sessionId)
     .where('sequence', '>=', first).where('sequence', '<=', last).orderBy('sequence').execute()
 
+/**
+ * The state of the session whose id is in `sessionIdColumn` of another module's query, as a scalar
+ * subquery: that module reads it in the same statement without naming this module's table.
+ */
+export const sessionStateColumn = (sessionIdColumn: string) =>
+  sql<CaptureSessionState | null>`(select cs.state from capture_sessions cs where cs.id = ${sql.ref(sessionIdColumn)})`
+
 /** The state of each of these sessions (any workspace: callers hold rows already scoped). */
 export async function sessionStates(db: Executor, sessionIds: string[]): Promise<Map<string, CaptureSessionState>> {
   if (sessionIds.length === 0) return new Map()

@@ -7,7 +7,7 @@ import type {
   ReviewTaskTable, Tables, WorkActivityTable, WorkCommentTable, WorkObjectTable, WorkRevisionTable, WorkSetTable,
 } from '../../platform/db/tables.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
-import { sessionStates } from '../sessions/index.ts'
+import { sessionStateColumn, sessionStates } from '../sessions/index.ts'
 import { accountSettings } from '../workspace/index.ts'
 
 export type WorkSetRow = Selectable<WorkSetTable> & { session_state: string }
@@ -27,8 +27,10 @@ const toSet = (row: WorkSetRow): WorkSetRow => ({ ...row, revision: Number(row.r
 
 // ---- work sets ----
 
+// With its session's state in the same statement (the sessions module's subquery): one round trip.
 const setById = prepared((db: Db, workspaceId: string, id: string) =>
-  db.selectFrom('work_sets').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId))
+  db.selectFrom('work_sets').selectAll('work_sets').select(sessionStateColumn('work_sets.session_id').as('session_state'))
+    .where('id', '=', id).where('workspace_id', '=', workspaceId))
 
 /** Each set with its session's state (the sessions module's), which the takeover view depends on. */
 async function withSessionState(db: Executor, rows: Selectable<WorkSetTable>[]): Promise<WorkSetRow[]> {
@@ -37,9 +39,9 @@ async function withSessionState(db: Executor, rows: Selectable<WorkSetTable>[]):
   return rows.map((row) => toSet({ ...row, session_state: states.get(row.session_id) ?? 'ready' }))
 }
 
-export async function findWorkSet(db: Executor, workspaceId: string, id: string) {
-  const [row] = await withSessionState(db, await setById(db as Db, workspaceId, id))
-  return row
+export async function findWorkSet(db: Executor, workspaceId: string, id: string): Promise<WorkSetRow | undefined> {
+  const [row] = await setById(db as Db, workspaceId, id)
+  return row ? toSet({ ...row, session_state: row.session_state ?? 'ready' }) : undefined
 }
 
 export async function findWorkSetOfSession(db: Executor, sessionId: string) {

@@ -6,7 +6,7 @@
 // most and forgotten at once when this process commits a change to access (docs/decisions.md).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
-import { LRUCache } from 'lru-cache'
+import { ACTOR_CACHE_TTL_MS, type AccessCaches } from './access-cache.ts'
 import type { Auth } from './auth.ts'
 import { SESSION_UPDATE_AGE_SECONDS, sessionCookieName } from './auth.ts'
 import type { Db } from '../db/index.ts'
@@ -34,13 +34,10 @@ export type Actor = {
  * The longest another process keeps a revoked session, a removed member or a changed permission
  * working; within this process the change takes effect before its own answer is sent.
  */
-export const ACTOR_CACHE_TTL_MS = 1000
-const ACTOR_CACHE_SIZE = 10_000
+export { ACTOR_CACHE_TTL_MS }
 
 export type ActorResolver = {
   resolve(headers: Record<string, string | string[] | undefined>, reply?: FastifyReply): Promise<Actor | null>
-  /** Forgets every cached actor; called once a change to sessions, accounts or memberships has committed. */
-  forgetAll(): void
 }
 
 type Resolved = { actor: Actor; expiresAt: number; updatedAt: number }
@@ -55,19 +52,14 @@ const actorRows = prepared((db: Db, token: string) => db.selectFrom('auth_sessio
     'm.workspace_id', 'm.access_role', 'm.content_permission', 'm.job_role'])
   .where('s.token', '=', token))
 
-export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; secureCookies: boolean }): ActorResolver {
+export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; secureCookies: boolean; caches: AccessCaches }): ActorResolver {
   const cookieName = sessionCookieName(deps.secureCookies)
-  // Keyed by the signed cookie value itself, so a hit needs no HMAC; Date.now as the clock, like expiresAt.
-  const cache = new LRUCache<string, Resolved>({ max: ACTOR_CACHE_SIZE, ttl: ACTOR_CACHE_TTL_MS, perf: { now: () => Date.now() } })
-  // Bumped by forgetAll: a lookup that started before a change must not cache what it read.
-  let generation = 0
+  // Keyed by the signed cookie value itself, so a hit needs no HMAC; emptied with every access cache.
+  const cache = deps.caches.create<Resolved>()
 
-  const lookup = async (cookie: string): Promise<Resolved | undefined> => {
-    const cached = cache.get(cookie)
-    if (cached) return cached
+  const lookup = (cookie: string) => cache.remember(cookie, async (): Promise<Resolved | undefined> => {
     const token = verifiedToken(cookie, deps.secret)
     if (!token) return undefined
-    const startedIn = generation
     const [row] = await actorRows(deps.db, token)
     if (!row) return undefined
     const resolved: Resolved = {
@@ -83,9 +75,8 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
           : null,
       },
     }
-    if (startedIn === generation) cache.set(cookie, resolved)
     return resolved
-  }
+  })
 
   return {
     async resolve(headers, reply) {
@@ -101,10 +92,6 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
       }
       // A copy: a route may not change what other requests are served.
       return { ...resolved.actor, membership: resolved.actor.membership && { ...resolved.actor.membership } }
-    },
-    forgetAll() {
-      generation += 1
-      cache.clear()
     },
   }
 }

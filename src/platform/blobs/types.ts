@@ -4,6 +4,8 @@ export type BlobStore = {
   readonly kind: 'fs' | 'database' | 's3'
   /** Durable when the promise resolves: a crash after that never loses the bytes. */
   put(key: string, data: Uint8Array): Promise<void>
+  /** Several blobs, all durable when the promise resolves (a store may share its syncs among them). */
+  putMany?(entries: { key: string; data: Uint8Array }[]): Promise<void>
   get(key: string): Promise<Uint8Array | undefined>
   delete(key: string): Promise<void>
   /** releases connections (the S3 client's sockets); the others hold nothing */

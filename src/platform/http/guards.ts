@@ -2,10 +2,11 @@
 // permission, and refuses cross-site state-changing requests that carry a cookie. The actor is
 // resolved on request; the verdict is applied in preParsing, after the route's rate limit has
 // counted the call, so that failing callers are limited too (and before any body is read).
-// Resolved actors are cached briefly (auth/actor.ts); a change through a route that can alter
-// sessions, accounts or memberships empties the cache before its answer leaves.
+// Resolved actors are cached briefly (auth/actor.ts, auth/access-cache.ts); a change through a route
+// that can alter sessions, accounts or memberships empties every access cache before its answer leaves.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
+import type { AccessCaches } from '../auth/access-cache.ts'
 import { createActorResolver, type Actor } from '../auth/actor.ts'
 import { AUTH_BASE_PATH, type Auth } from '../auth/auth.ts'
 import { allows } from '../auth/policy.ts'
@@ -18,8 +19,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * revocation (better-auth), the account and its active workspace, memberships and joining. */
 const ACCESS_CHANGING_ROUTES = [AUTH_BASE_PATH + '/', '/v1/account/', '/v1/workspace/', '/v1/invitations/']
 
-export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string; ports: Ports }) {
-  const actors = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies })
+export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string; ports: Ports; accessCaches: AccessCaches }) {
+  const actors = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies, caches: deps.accessCaches })
   const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
   app.decorateRequest('actor', null)
   app.addHook('onRequest', async (request, reply) => {
@@ -32,8 +33,9 @@ export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db;
     }
   })
   // onSend runs once the handler's transaction has committed and before the caller sees the answer.
-  app.addHook('onSend', async (request) => {
-    if (!SAFE_METHODS.has(request.method) && changesAccess(request.routeOptions.url)) actors.forgetAll()
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (!SAFE_METHODS.has(request.method) && changesAccess(request.routeOptions.url)) deps.accessCaches.forgetAll()
+    done(null, payload)
   })
   app.addHook('preParsing', async (request) => {
     if (request.is404) return

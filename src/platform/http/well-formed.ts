@@ -54,11 +54,14 @@ export function assertWellFormedInput(request: FastifyRequest) {
 }
 
 export function registerWellFormedInput(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  // Callback hooks, not async ones: they run on every request, and a promise per hook is a cost.
+  app.addHook('preValidation', (request, _reply, done) => {
     assertWellFormedInput(request)
+    done()
   })
   // again once the schemas have coerced query and path values to numbers
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     assertWellFormedInput(request)
+    done()
   })
 }

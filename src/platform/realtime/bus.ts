@@ -3,7 +3,7 @@
 // Embedded mode: in process. PostgreSQL: NOTIFY inside the appending transaction (delivered at
 // commit) and one LISTEN connection per node, which catches up after a reconnect.
 import { EventEmitter } from 'node:events'
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/index.ts'
@@ -19,6 +19,8 @@ export type WakeListener = (conversationId: string | undefined) => void
 export type Bus = {
   /** Schedules a wake-up for the conversation; with PostgreSQL it is sent when `executor` commits. */
   notify(executor: Executor, conversationId: string): Promise<void>
+  /** PostgreSQL: the same wake-up as an expression, to be selected in the statement that appends */
+  notifyExpression?(conversationId: string): RawBuilder<unknown>
   /** `undefined` means "maybe missed some: re-read everything you follow" (after a reconnect). */
   onWake(listener: WakeListener): void
   start(): Promise<void>
@@ -47,6 +49,8 @@ function createMemoryBus(): Bus {
     },
   }
 }
+
+const notifyExpression = (conversationId: string) => sql`pg_notify(${CHANNEL_PREFIX} || current_schema(), ${conversationId})`
 
 function createPostgresBus(database: Database, log: FastifyBaseLogger, url: string): Bus {
   const listeners: WakeListener[] = []
@@ -90,8 +94,9 @@ function createPostgresBus(database: Database, log: FastifyBaseLogger, url: stri
 
   return {
     async notify(executor, conversationId) {
-      await sql`select pg_notify(${CHANNEL_PREFIX} || current_schema(), ${conversationId})`.execute(executor)
+      await sql`select ${notifyExpression(conversationId)}`.execute(executor)
     },
+    notifyExpression,
     onWake(listener) {
       listeners.push(listener)
     },

@@ -1,5 +1,7 @@
 // The append-only log of conversation events. Appends take the next per-conversation seq from a
 // counter row (locked until the caller's transaction ends) and wake the bus; readers page by seq.
+// On PostgreSQL the counter, the event row and the wake-up are one statement: an append outside a
+// transaction holds the counter row only while the server runs it, not across round trips.
 import { sql } from 'kysely'
 import type { Database } from '../db/index.ts'
 import { nowIso } from '../ids.ts'
@@ -13,6 +15,23 @@ export const channelOf = (type: string): EventChannel =>
   WORK_PREFIXES.some((prefix) => type.startsWith(prefix)) ? 'work' : 'session'
 
 export function createEventLog(database: Database, bus: Bus): EventLog {
+  const appendOnce = async (executor: Executor, conversationId: string, type: string, data: unknown, notify: NonNullable<Bus['notifyExpression']>): Promise<RealtimeEvent> => {
+    const at = nowIso()
+    const channel = channelOf(type)
+    const { rows } = await sql<{ seq: number }>`
+      with counter as (
+        insert into conversation_event_counters (conversation_id, last_seq) values (${conversationId}, 1)
+        on conflict (conversation_id) do update set last_seq = conversation_event_counters.last_seq + 1
+        returning last_seq
+      ), event as (
+        insert into conversation_events (conversation_id, seq, type, channel, data, at)
+        select ${conversationId}, last_seq, ${type}, ${channel}, ${JSON.stringify(data ?? null)}, ${at} from counter
+        returning seq
+      )
+      select seq, ${notify(conversationId)} as woken from event`.execute(executor)
+    return { type, seq: Number(rows[0]!.seq), at, data: data ?? null, conversationId, channel }
+  }
+
   const appendIn = async (trx: Executor, conversationId: string, type: string, data: unknown): Promise<RealtimeEvent> => {
     const { last_seq: seq } = await trx.insertInto('conversation_event_counters')
       .values({ conversation_id: conversationId, last_seq: 1 })
@@ -29,6 +48,7 @@ export function createEventLog(database: Database, bus: Bus): EventLog {
 
   return {
     append(executor, conversationId, type, data) {
+      if (database.dialect === 'postgres' && bus.notifyExpression) return appendOnce(executor, conversationId, type, data, bus.notifyExpression)
       if (executor.isTransaction) return appendIn(executor, conversationId, type, data)
       return database.db.transaction().execute((trx) => appendIn(trx, conversationId, type, data))
     },
