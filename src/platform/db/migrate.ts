@@ -43,14 +43,17 @@ const migrations: Record<string, (dialect: DialectName) => Migration> = {
   '0020_work_external_refs': workExternalRefs,
 }
 
+const CATALOG_RACES = new Set(['3F000', '42P01', '42703'])
+
 export async function migrateToLatest(database: Database, migrateAuthTables: () => Promise<void>) {
-  // Both migrators introspect every schema; PostgreSQL fails that query with 3F000 when another
-  // schema is dropped meanwhile (parallel tests, schema-per-tenant neighbours). Migrating again is safe.
+  // Both migrators introspect every schema; PostgreSQL fails that query when another schema is
+  // dropped (3F000) or has a table or column dropped or renamed (42P01, 42703) meanwhile: parallel
+  // tests, schema-per-tenant neighbours. Migrating again is safe (each migration is transactional).
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await migrateOnce(database, migrateAuthTables)
     } catch (error) {
-      if ((error as { code?: string }).code !== '3F000' || attempt === 3) throw error
+      if (!CATALOG_RACES.has(String((error as { code?: string }).code)) || attempt === 3) throw error
     }
   }
 }
