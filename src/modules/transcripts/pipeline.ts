@@ -12,7 +12,7 @@ import type { Recognized, SpeechEngine } from '../../platform/speech/engines/ind
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { punctuateWords } from '../../platform/speech/punctuate.ts'
-import { buildTerms, hearTerms, loadLexicon, MEETING_WORDS, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { buildTerms, hearTerms, loadLexicon, MEETING_PHRASES, MEETING_WORDS, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
 import { listProjects } from '../projects/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
@@ -131,7 +131,12 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   }
   const partial = open && msOf(open.endSample - open.startSample) >= MIN_PARTIAL_MS ? open : undefined
   const spoken = [...closed, ...(partial ? [partial] : [])]
-  const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), { language: deps.config.speech.language })
+  // The default engine listens for the workspace's words: its language model is biased toward them.
+  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
+  const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), {
+    language: deps.config.speech.language,
+    ...(vocabulary ? { vocabulary: [...vocabulary.terms.map((term) => term.written), ...MEETING_PHRASES] } : {}),
+  })
 
   // What the next run starts from: the open utterance, or the last moment of audio.
   let tail: Int16Array | undefined
@@ -144,7 +149,6 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
 
   // Speaker embeddings (platform/speech/embedding) tell voices apart; their running means live in the voice module.
   const voice = deps.speech.voice
-  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
   const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
   const known: KnownSpeaker[] = (await repo.listSpeakers(db, sessionId)).map((speaker) => ({
     speakerId: speaker.speaker_id, pitchHz: speaker.pitch_hz, ...voiceprints?.get(speaker.speaker_id),
