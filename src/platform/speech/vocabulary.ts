@@ -100,6 +100,22 @@ export const MEETING_PHRASES = `action item|action items|next steps|follow up|i'
   team lead|tech lead|all hands|one on one|heads up|pull request|code review|design doc|release notes|root cause
   status update|go live|roll back|write up|on call`.split(/\s*[|\n]\s*/).filter(Boolean)
 
+/**
+ * The words of these titles (open work) worth biasing the language model toward: names and
+ * product words — written with a capital after the first word ("managed Kafka"), or not in the
+ * dictionary ("runbook"). Common words are left out: they would only dilute the bias.
+ */
+export function titleWords(titles: Iterable<string>, lexicon: Lexicon): string[] {
+  const words = new Set<string>()
+  for (const title of titles) {
+    title.split(/[^\p{L}'-]+/u).filter(Boolean).forEach((word, index) => {
+      if (word.length < 3 || !/^[A-Za-z][a-z'-]*$|^[A-Z][A-Za-z]+$/.test(word)) return
+      if ((index > 0 && /^[A-Z]/.test(word)) || !lexicon.has(word.toLowerCase())) words.add(word)
+    })
+  }
+  return [...words]
+}
+
 /** `own`: the workspace's word (a name, a project); meeting words never replace a known single word. */
 export type Term = { written: string; phones: string[]; tokens: number; own: boolean }
 
