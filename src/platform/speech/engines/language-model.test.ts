@@ -46,5 +46,6 @@ describe.skipIf(!hasModel)('adapted language model (pocketsphinx-en-us)', () => 
     expect(dictionary).toMatch(/\nrunbook R AH N B UW K\n/)
     expect(dictionary).toMatch(/\nrunbooks /)
     expect(dictionary).not.toMatch(/\nyusufs /)
+    await Promise.all([first!.lm, first!.dict].map((file) => rm(file, { force: true })))
   })
 })
