@@ -64,7 +64,7 @@ export function speakMeeting(fixture: MeetingFixture, split: Split = spokenSplit
   return { pcm: Buffer.concat(parts), spans }
 }
 
-type ProducedSegment = { id: string; startMs: number; endMs: number; speakerId?: string; text: string }
+type ProducedSegment = { id: string; startMs: number; endMs: number; speakerId?: string; text: string; confidence?: number }
 type WorkObject = { id: string; kind: ItemKind; title: string; sourceSegmentIds: string[]; confidence?: number; ownerName?: string }
 
 export type SpokenResult = {
@@ -78,6 +78,10 @@ export type SpokenResult = {
   /** produced segments lying (≥ 90 % of their time) inside one labelled segment's speaker turn */
   pureSegments: { pure: number; total: number }
   segmentCount: number
+  /** what the server wrote, for reading the development meetings (--transcripts) */
+  segments: ProducedSegment[]
+  /** mean recognizer confidence of the segments each produced item cites (by item key) */
+  itemConfidence: Map<string, number>
 }
 
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
@@ -169,6 +173,11 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
     turnChanges: { found, total: speakerChanges.length },
     pureSegments: { pure, total: segments.length },
     segmentCount: segments.length,
+    segments,
+    itemConfidence: new Map(objects.map((object) => {
+      const cited = segments.filter((segment) => object.sourceSegmentIds.includes(segment.id)).map((segment) => segment.confidence ?? 1)
+      return [object.id, cited.reduce((a, b) => a + b, 0) / Math.max(1, cited.length)] as const
+    })),
   }
 }
 
@@ -222,10 +231,19 @@ export async function runSpokenEval(argv: string[]): Promise<void> {
     console.log(`${name}:`)
     const results = await evaluateSpoken([...ids], (line) => console.log(line))
     if (verbose) {
-      for (const { fixture, score } of results) {
+      for (const { fixture, score, itemConfidence } of results) {
         console.log(`\n${fixture.id}`)
+        const heard = (key: string) => (itemConfidence.get(key) ?? 1).toFixed(2)
         for (const label of score.missed) console.log(`  missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
-        for (const item of score.spurious) console.log(`  spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
+        for (const item of score.spurious) console.log(`  spurious ${item.kind.padEnd(9)} ${heard(item.key)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
+        if (argv.includes('--confidence')) for (const match of score.matches) console.log(`  matched  ${match.produced.kind.padEnd(9)} ${heard(match.produced.key)} ${match.produced.title}`)
+      }
+    }
+    // The held-out meetings' transcripts are never printed: reading them would tune the rules to them.
+    if (argv.includes('--transcripts') && !ids.some((id) => spokenSplit['held-out'].includes(id))) {
+      for (const { fixture, segments } of results) {
+        console.log(`\n${fixture.id}`)
+        for (const segment of segments) console.log(`  ${String(segment.startMs).padStart(7)} ${(segment.speakerId ?? '').padEnd(12)} ${segment.text}`)
       }
     }
     console.log('\n' + formatSpoken(name, results) + '\n')

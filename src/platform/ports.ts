@@ -60,6 +60,14 @@ export type WorkObjectChangeListener = (executor: Executor, change: { workspaceI
  * actions) and ExecutionV2[] of a work set, for its detail. Changes to them bump the set's revision.
  */
 export type WorksetActionsSource = (executor: Executor, workSetId: string) => Promise<{ actions: Record<string, unknown>[]; executions: Record<string, unknown>[] }>
+/**
+ * What the work module offers transcription (which work reads, so it cannot import work): titles of
+ * the workspace's open work (not accepted, not rejected), newest first, except the work of the
+ * session being transcribed (its own misheard words must not bias it) — words the default engine
+ * is biased toward.
+ */
+export type OpenWorkTitles = (executor: Executor, workspaceId: string, options: { exceptSessionId: string; limit: number }) => Promise<string[]>
+
 /** A session speaker's running voice embedding (unit length) and how many utterances it holds. */
 export type Voiceprint = { embedding: number[]; weight: number }
 
@@ -98,4 +106,5 @@ export type Ports = {
   entitlements?: Entitlements
   projectSessions?: ProjectSessions
   voiceprints?: Voiceprints
+  openWorkTitles?: OpenWorkTitles
 }

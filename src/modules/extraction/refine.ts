@@ -57,6 +57,7 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
         id: segment.id, text: segment.text, startMs: segment.start_ms, endMs: segment.end_ms,
         ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? segment.speaker_id } : {}),
         ...(segment.language ? { language: segment.language } : {}),
+        ...(typeof segment.confidence === 'number' ? { confidence: segment.confidence } : {}),
       })),
       participants: await participantsOf(deps, session.workspace_id),
       meetingStartedAt: session.started_at,

@@ -12,7 +12,7 @@ import type { Recognized, SpeechEngine } from '../../platform/speech/engines/ind
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { punctuateWords } from '../../platform/speech/punctuate.ts'
-import { buildTerms, hearTerms, loadLexicon, MEETING_WORDS, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { buildTerms, hearTerms, loadLexicon, MEETING_PHRASES, MEETING_WORDS, titleWords, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
 import { listProjects } from '../projects/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
@@ -63,25 +63,27 @@ function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized
   return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : { ...(properNouns ? { properNouns } : {}) })
 }
 
-type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string> }
+type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string>; workWords: string[] }
 
 /**
  * What the default engine listens for in this workspace: its members' names and its projects'
- * names (written as the workspace writes them), plus words of meetings in general
+ * names (written as the workspace writes them), the names and product words of its open work
+ * (language model only), plus words of meetings in general
  * (platform/speech/vocabulary.ts). Built per transcription run: a few milliseconds once the
  * dictionary is loaded.
  */
-async function vocabularyOf(deps: AppDeps, workspaceId: string): Promise<Vocabulary> {
+async function vocabularyOf(deps: AppDeps, workspaceId: string, sessionId: string): Promise<Vocabulary> {
   const lexicon = await loadLexicon()
-  const [members, projects] = await Promise.all([
+  const [members, projects, titles] = await Promise.all([
     listMembers(deps.database.db, workspaceId),
     listProjects(deps.database.db, workspaceId, { status: 'active', beforeId: undefined, limit: 200 }),
+    deps.ports.openWorkTitles?.(deps.database.db, workspaceId, { exceptSessionId: sessionId, limit: 300 }) ?? [],
   ])
   const names = members.map((member) => member.name?.trim() ?? '').filter(Boolean)
   const own = [...names, ...names.flatMap((name) => name.split(/\s+/)), ...projects.map((project) => project.name)]
   const properNouns = new Map<string, string>()
   for (const form of own) for (const part of form.split(/\s+/)) if (/^\p{Lu}/u.test(part) && /^[\p{L}'-]+$/u.test(part)) properNouns.set(part.toLowerCase(), part)
-  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns }
+  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns, workWords: titleWords(titles, lexicon) }
 }
 
 /** Transcribes everything the session has so far; with `final`, also closes what is still open. */
@@ -131,7 +133,12 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   }
   const partial = open && msOf(open.endSample - open.startSample) >= MIN_PARTIAL_MS ? open : undefined
   const spoken = [...closed, ...(partial ? [partial] : [])]
-  const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), { language: deps.config.speech.language })
+  // The default engine listens for the workspace's words: its language model is biased toward them.
+  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id, sessionId) : undefined
+  const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), {
+    language: deps.config.speech.language,
+    ...(vocabulary ? { vocabulary: [...vocabulary.terms.map((term) => term.written), ...MEETING_PHRASES, ...vocabulary.workWords] } : {}),
+  })
 
   // What the next run starts from: the open utterance, or the last moment of audio.
   let tail: Int16Array | undefined
@@ -144,7 +151,6 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
 
   // Speaker embeddings (platform/speech/embedding) tell voices apart; their running means live in the voice module.
   const voice = deps.speech.voice
-  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id) : undefined
   const voiceprints = await deps.ports.voiceprints?.load(db, sessionId)
   // Enrolled members' voices keep a similar unenrolled voice from joining theirs (speakers.ts Anchors).
   const profiles = await deps.ports.voiceprints?.anchors(db, session.workspace_id) ?? []

@@ -12,6 +12,7 @@
 // - findWorkObject(deps, workspaceId, id): one object as the API shows it (the runner's tasks).
 // - listAcceptedProjectWork(deps, workspaceId, {projectId, sessionIds}), findWorkObjectsMentioning(deps,
 //   workspaceId, words): accepted work of a project (project memory) and work a question mentions (answers).
+// - deps.ports.openWorkTitles: titles of open work, for the speech engine's vocabulary;
 // - readWorkObject, readWorkSet, announceWorkSetChange: for the integrations module's recommended
 //   and executed actions (external-actions.ts); the detail reads them back through deps.ports.worksetActions.
 // - recordExternalReceipt(deps, trx, {workspaceId, workObjectId, actorId, ref}): an executed action's
@@ -23,7 +24,7 @@ import { workRoutes } from './routes.ts'
 import { followupSchemas } from './followup-schemas.ts'
 import { workSchemas } from './schemas.ts'
 import { worksetRoutes } from './workset-routes.ts'
-import { findObject } from './repo.ts'
+import { findObject, listOpenWorkTitles } from './repo.ts'
 import { presentWorkObject } from './presenter.ts'
 
 export { createProposal, proposeRevision, withdrawProposal, type ProposalInput } from './proposals.ts'
@@ -46,6 +47,8 @@ export { recordExternalReceipt } from './external-refs.ts'
 export type { ExternalRef } from './presenter.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
+  // Transcription listens for the words of open work (its language model is biased toward them).
+  deps.ports.openWorkTitles = listOpenWorkTitles
   return async (app) => {
     for (const schema of [...workSchemas, ...followupSchemas]) app.addSchema(schema)
     workRoutes(app, deps)

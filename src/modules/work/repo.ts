@@ -252,3 +252,10 @@ export async function setNeedsRebuild(db: Executor, sessionIds: string[], needsR
 export const listTargetedWorkTitles = (db: Executor, workspaceId: string) =>
   db.selectFrom('work_objects').select(['target_project_id', 'title'])
     .where('workspace_id', '=', workspaceId).where('target_project_id', 'is not', null).limit(5000).execute()
+
+/** Titles of the workspace's open work (not accepted, proposal not rejected or superseded) from other sessions, newest first. */
+export const listOpenWorkTitles = async (db: Executor, workspaceId: string, { exceptSessionId, limit }: { exceptSessionId: string; limit: number }) =>
+  (await db.selectFrom('work_objects').select('title')
+    .where('workspace_id', '=', workspaceId).where('session_id', '!=', exceptSessionId).where('stage', '!=', 'accepted')
+    .where((eb) => eb.or([eb('proposal_state', 'is', null), eb('proposal_state', 'in', ['pending', 'accepted'])]))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((row) => row.title)

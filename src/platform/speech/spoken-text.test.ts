@@ -1,7 +1,7 @@
 // Sentences, punctuation and the workspace's words on recognizer output (no audio needed).
 import { describe, expect, it } from 'vitest'
 import { asksByWording, punctuateWords, type SpokenWord } from './punctuate.ts'
-import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, type Lexicon } from './vocabulary.ts'
+import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, titleWords, type Lexicon } from './vocabulary.ts'
 
 /** Words 250 ms long; `|` marks a short silence (60 ms) the recognizer would time between words. */
 function timed(text: string): SpokenWord[] {
@@ -54,5 +54,12 @@ describe('hearing the workspace\'s words', () => {
   it('spells unknown words by rule', () => {
     expect(letterToSound('palette')).toEqual(['P', 'AE', 'L', 'EH', 'T'])
     expect(letterToSound('yusuf')).toEqual(['Y', 'AH', 'S', 'AH', 'F'])
+  })
+})
+
+describe('titleWords', () => {
+  it('keeps names and words the dictionary lacks from work titles, not common words', () => {
+    const lexicon: Lexicon = new Map([['estimate', []], ['the', []], ['cost', []], ['of', []], ['managed', []], ['kafka', []], ['update', []]])
+    expect(titleWords(['Estimate the cost of managed Kafka', 'Update the runbook'], lexicon)).toEqual(['Kafka', 'runbook'])
   })
 })

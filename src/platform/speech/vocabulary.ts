@@ -83,6 +83,39 @@ export const MEETING_WORDS = `runbook standup backlog rollout rollback hotfix on
   team-lead tech-lead all-hands one-on-one follow-up heads-up sign-off
   ticket tickets invoice invoices refund refunds vendor budget headcount`.split(/\s+/).filter(Boolean)
 
+/**
+ * How people in meetings say that something is decided, owned, due or asked: phrases the default
+ * engine's language model is biased toward (their words and word pairs, engines/language-model.ts).
+ * Written from meeting speech in general (speech acts, times), not from any labelled meeting.
+ */
+export const MEETING_PHRASES = `action item|action items|next steps|follow up|i'll follow up|i will follow up|i'll send|i will send
+  i'll take|i'll take that|i'll own|i can take|i'll handle|i'll check|i'll update|i'll write|i'll draft|i'll ask|i'll talk to
+  can you|could you|would you|will you|please send|please update|make sure|get back to|loop in|reach out
+  we decided|we agreed|we'll go with|let's go with|let's do|let's keep|let's move|let's not|we're going with|the decision is
+  going forward|from now on|we will|we won't|we should|we need to|signed off|sign off|approved
+  who owns|who will|who is going to|who's going to|do we|should we|can we|are we|is it|is there|what about|how long|how much
+  when do|when will|open question|not sure|any questions|does anyone|can someone|do i need to
+  by friday|by monday|by tuesday|by wednesday|by thursday|by tomorrow|end of day|end of week|end of month|next week|this week
+  next sprint|next quarter|before the release|after the launch|due date|the deadline
+  team lead|tech lead|all hands|one on one|heads up|pull request|code review|design doc|release notes|root cause
+  status update|go live|roll back|write up|on call`.split(/\s*[|\n]\s*/).filter(Boolean)
+
+/**
+ * The words of these titles (open work) worth biasing the language model toward: names and
+ * product words — written with a capital after the first word ("managed Kafka"), or not in the
+ * dictionary ("runbook"). Common words are left out: they would only dilute the bias.
+ */
+export function titleWords(titles: Iterable<string>, lexicon: Lexicon): string[] {
+  const words = new Set<string>()
+  for (const title of titles) {
+    title.split(/[^\p{L}'-]+/u).filter(Boolean).forEach((word, index) => {
+      if (word.length < 3 || !/^[A-Za-z][a-z'-]*$|^[A-Z][A-Za-z]+$/.test(word)) return
+      if ((index > 0 && /^[A-Z]/.test(word)) || !lexicon.has(word.toLowerCase())) words.add(word)
+    })
+  }
+  return [...words]
+}
+
 /** `own`: the workspace's word (a name, a project); meeting words never replace a known single word. */
 export type Term = { written: string; phones: string[]; tokens: number; own: boolean }
 

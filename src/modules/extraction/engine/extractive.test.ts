@@ -69,6 +69,17 @@ describe('extractive engine, English', () => {
     expect(questions.map((question) => [question.sourceSegmentIds[0], question.confidence >= DEFAULT_QUALITY_GATE])).toEqual([['s1', false], ['s3', true]])
   })
 
+  it('keeps an item under the gate when every segment it cites was barely heard by the recognizer', () => {
+    const spoken = (confidence?: number) => {
+      const input = meeting([['alice', "I'll send the budget to finance by Friday."]], { participants: team })
+      input.segments = input.segments.map((segment) => ({ ...segment, ...(confidence === undefined ? {} : { confidence }) }))
+      return extractItems(input).items.filter((item) => item.kind === 'action').map((item) => item.confidence >= DEFAULT_QUALITY_GATE)
+    }
+    expect(spoken()).toEqual([true])
+    expect(spoken(0.7)).toEqual([true])
+    expect(spoken(0.1)).toEqual([false])
+  })
+
   it('finds outcomes, metrics and references', () => {
     const items = visible(meeting([
       ['bob', 'The search migration is done. Latency dropped from 900 ms to 250 ms.'],

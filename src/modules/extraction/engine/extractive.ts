@@ -14,6 +14,13 @@ import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type Extractio
 
 const ANSWERED_CONFIDENCE = 0.3
 const MAX_SUMMARY = 600
+/**
+ * Below this recognizer confidence in every cited segment (speech only), an item is taken as
+ * misheard. Low on purpose: on the spoken development meetings, spurious items' segments were heard
+ * at 0.15–0.78 (median ≈ 0.6) and matched ones at 0.23–0.94; only the lowest separate.
+ */
+export const MISHEARD = 0.2
+const MISHEARD_CONFIDENCE = 0.4
 
 export function extractItems(input: ExtractionInput): ExtractionResult {
   const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
@@ -93,6 +100,9 @@ function confidenceOf(draft: Draft, segments: TranscriptSegmentInput[], people: 
   if (draft.kind === 'action') confidence += (draft.owner ? 0.03 : 0) + (draft.dueDate ? 0.03 : 0)
   if (draft.kind === 'question' && isAnswered(draft, segments, people)) confidence = Math.min(confidence, ANSWERED_CONFIDENCE)
   if (draft.hasUnresolvedReference) confidence -= 0.15
+  // Words the recognizer was unsure of throughout: most likely misheard, so kept below the gate.
+  const heard = draft.mentions.map((mention) => segments[mention.segmentIndex]?.confidence ?? 1)
+  if (Math.max(...heard) < MISHEARD) confidence = Math.min(confidence, MISHEARD_CONFIDENCE)
   return Math.round(Math.max(0.05, Math.min(0.98, confidence)) * 100) / 100
 }
 

@@ -11,6 +11,8 @@ export type TranscriptSegmentInput = {
   endMs: number
   /** BCP 47 tag of the segment (`en`, `zh-Hans`); guessed from the text when absent. */
   language?: string
+  /** The speech recognizer's confidence in the segment's words (0–1); absent for typed text. */
+  confidence?: number
 }
 
 export type MeetingParticipant = { speakerId?: string; name: string; accountId?: string }

@@ -7,15 +7,19 @@ import { rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_RATE, wavFile } from '../audio.ts'
+import { adaptedModel } from './language-model.ts'
+import { letterToSound } from '../vocabulary.ts'
 import { joinWords, SpeechEngineError, type Recognized, type RecognizedWord, type SpeechEngine } from './types.ts'
 
 const GAP_SAMPLES = SAMPLE_RATE
+/** weight of the in-domain (workspace and meeting) words against the general model (docs/speech.md) */
+export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
 export function pocketsphinxEngine(bin: string): SpeechEngine {
   return {
     name: 'pocketsphinx',
-    async transcribe(utterances) {
+    async transcribe(utterances, options) {
       if (utterances.length === 0) return []
       const offsets: number[] = []
       let total = 0
@@ -33,7 +37,9 @@ export function pocketsphinxEngine(bin: string): SpeechEngine {
         // One pass with a phone lookahead (-fwdflat no -pl_window 7): 10–25 % less CPU than the
         // defaults at the same word error rate on meeting speech (docs/speech.md). A bounded beam
         // (-maxhmmpf 3000) would halve it but loses words ("decided" → "assign it").
-        const output = await run(bin, ['-infile', file, '-time', 'yes', '-remove_noise', 'no', '-fwdflat', 'no', '-pl_window', '7', '-logfn', '/dev/null'])
+        const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, (word) => letterToSound(word)) : undefined
+        const model = adapted ? ['-lm', adapted.lm, '-dict', adapted.dict] : []
+        const output = await run(bin, [...model, '-infile', file, '-time', 'yes', '-remove_noise', 'no', '-fwdflat', 'no', '-pl_window', '7', '-logfn', '/dev/null'])
         return assign(parseWords(output), utterances, offsets)
       } finally {
         await rm(file, { force: true })

@@ -10,9 +10,15 @@ export type Recognized = {
   language?: string
 }
 
+export type TranscribeOptions = {
+  language: string
+  /** words and phrases of the workspace and of meetings to bias recognition toward (engines that can) */
+  vocabulary?: string[]
+}
+
 export type SpeechEngine = {
   name: 'openai' | 'whisper' | 'pocketsphinx'
-  transcribe(utterances: Int16Array[], options: { language: string }): Promise<Recognized[]>
+  transcribe(utterances: Int16Array[], options: TranscribeOptions): Promise<Recognized[]>
   close?(): Promise<void>
 }
 
