@@ -29,7 +29,7 @@ defineJob<RefreshPayload>({
 
 /** Schedules a refresh of the project's memory (or of the session's project) with the caller's change. */
 export async function scheduleRefresh(executor: Executor, payload: RefreshPayload) {
-  await enqueue(executor, REFRESH_JOB, payload, { dedupeKey: payload.projectId ?? `session:${payload.sessionId}` })
+  await enqueue(executor, REFRESH_JOB, payload, { dedupeKey: payload.projectId ?? `session:${payload.sessionId}`, findPending: false })
 }
 
 const WORK_KINDS: Record<string, (item: AcceptedWorkItem) => Candidate['kind'] | undefined> = {

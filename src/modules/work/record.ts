@@ -34,10 +34,12 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
     old_value: entry.oldValue ?? null, new_value: entry.newValue ?? null, note: entry.note ?? null,
     actor_account_id: change.actorId, at,
   })))
+  // Whoever derives from this object (recommended external actions) hears of it in the same
+  // transaction. Before announce: its lookup and job (keyed by this change) lock nothing shared, and
+  // announce takes the rows every change of the conversation waits for (its event counter, the set).
+  await deps.ports.workObjectChanged?.(trx, { workspaceId: object.workspace_id, workSetId: object.work_set_id, workObjectId: object.id, updatedAt: object.updated_at })
   const { takeover_state: takeover, session_id: sessionId } = await announce(deps, trx, { id: object.work_set_id, conversation_id: object.conversation_id },
     change.event, { workObject: presentWorkObject(object), ...change.data }, at)
-  // Whoever derives from this object (recommended external actions) hears of it in the same transaction.
-  await deps.ports.workObjectChanged?.(trx, { workspaceId: object.workspace_id, workSetId: object.work_set_id, workObjectId: object.id, updatedAt: object.updated_at })
   // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
   if (takeover === 'empty' && object.kind === 'action') await enqueue(trx, TAKEOVER_JOB, { sessionId }, { dedupeKey: object.work_set_id })
   const seen = new Set<string>()

@@ -18,6 +18,11 @@ export type EnqueueOptions = {
   runAt?: Date
   /** while a job with this name and key is queued or running, enqueueing another is a no-op */
   dedupeKey?: string
+  /**
+   * false: when deduplicated, answer this call's unused id instead of reading the pending job's
+   * (saves a round trip in transactions that hold contended locks and do not need the id)
+   */
+  findPending?: boolean
 }
 
 const nextUlid = monotonicFactory()
@@ -44,6 +49,7 @@ export async function enqueue(executor: Executor, name: string, payload: unknown
   }).onConflict((oc) => oc.doNothing()).executeTakeFirst()
   setImmediate(() => enqueueHints.emit('enqueued', name))
   if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return { id, enqueued: true }
+  if (options.findPending === false) return { id, enqueued: false }
   const pending = await executor.selectFrom('jobs').select('id').where('name', '=', name)
     .where('dedupe_key', '=', options.dedupeKey ?? '').where('state', 'in', ['queued', 'running']).executeTakeFirst()
   return { id: pending?.id ?? id, enqueued: false }

@@ -35,6 +35,18 @@ export function socketMember(socket: WebSocket, origin: string | undefined, trus
   return actor as Actor & { membership: Membership }
 }
 
+// The hub hands the same event object to every subscriber: its envelope is serialized once, not
+// once per socket (1,000 sockets on a conversation would otherwise stringify it 1,000 times).
+const envelopes = new WeakMap<RealtimeEvent, string>()
+const envelopeOf = (event: RealtimeEvent) => {
+  let text = envelopes.get(event)
+  if (text === undefined) {
+    text = JSON.stringify({ type: event.type, seq: event.seq, at: event.at, data: event.data })
+    envelopes.set(event, text)
+  }
+  return text
+}
+
 export type SocketSession = {
   conversationId: string
   afterSeq: number
@@ -123,7 +135,9 @@ export async function runSocket(socket: WebSocket, hub: Hub, session: SocketSess
   ready = ready.then(() => replayed)
   const stop = await hub.subscribe(session.conversationId, session.afterSeq, {
     channel: session.channel,
-    send: (event: RealtimeEvent) => sendJson({ type: event.type, seq: event.seq, at: event.at, data: event.data }),
+    send: (event: RealtimeEvent) => {
+      if (socket.readyState === socket.OPEN) socket.send(envelopeOf(event))
+    },
   })
   replay()
   if (closed) stop()
