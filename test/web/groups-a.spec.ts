@@ -6,12 +6,11 @@
 // each page passes the axe WCAG 2 A/AA scan.
 import { createServer, type Server } from 'node:http'
 import { expect, test } from '@playwright/test'
-import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
-import { expectAccessible, signInContext, startWebServer, uniqueEmail } from './helpers.ts'
+import { callJson } from '../e2e/server.ts'
+import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
 
 test.describe('billing, runners and integrations screens', () => {
-  let mail: MailCatcher
-  let server: RunningServer
+  const served = serveWithMail('sqlite')
   let receiver: Server
   const delivered: string[] = []
   test.beforeAll(async () => {
@@ -22,17 +21,14 @@ test.describe('billing, runners and integrations screens', () => {
       request.on('end', () => { delivered.push(body); response.writeHead(204).end() })
     })
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-    mail = await startMailCatcher()
-    server = await startWebServer('sqlite', { SMTP_URL: mail.url })
   })
   test.afterAll(async () => {
-    await server?.stop()
-    await mail?.close()
     await new Promise((resolve) => receiver?.close(resolve))
   })
 
   test('billing off, a pairing grant, connections, a runner task and an approved webhook delivery', async ({ browser }) => {
     test.setTimeout(90_000)
+    const { server, mail } = served
     const context = await browser.newContext()
     const cookie = await signInContext(context, server, mail, uniqueEmail('groups-a'))
     await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})

@@ -2,23 +2,15 @@
 // API); the memory page shows the conflict, settles it, answers a question with cited sources;
 // the voice page and a session's speakers are reachable; each new page passes the axe scan.
 import { expect, test } from '@playwright/test'
-import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, signInContext, startWebServer, uniqueEmail } from './helpers.ts'
+import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
 
 test.describe('memory and voice', () => {
-  let mail: MailCatcher
-  let server: RunningServer
-  test.beforeAll(async () => {
-    mail = await startMailCatcher()
-    server = await startWebServer('sqlite', { SMTP_URL: mail.url })
-  })
-  test.afterAll(async () => {
-    await server?.stop()
-    await mail?.close()
-  })
+  const served = serveWithMail('sqlite')
 
   test('a conflict is seen and settled, a question gets a cited answer, the voice page opens', async ({ browser }) => {
+    const { server, mail } = served
     test.setTimeout(90_000)
     const context = await browser.newContext()
     const cookie = await signInContext(context, server, mail, uniqueEmail('groups-b'))

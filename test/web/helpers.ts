@@ -1,9 +1,9 @@
 // Helpers of the browser tests: accounts, the accessibility scan, screenshots for the README.
 import path from 'node:path'
 import { AxeBuilder } from '@axe-core/playwright'
-import { expect, type BrowserContext, type Page } from '@playwright/test'
+import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { TestDatabaseKind } from '../databases.ts'
-import { signInOverHttp, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`
 
@@ -43,4 +43,18 @@ export async function startWebServer(kind: TestDatabaseKind, env: Record<string,
       console.warn(`retrying the server start: ${(error as Error).message.split('\n')[0]}`)
     }
   }
+}
+
+/** A mail sink and the real server (its `SMTP_URL` pointed at the sink) for the enclosing describe block: started in its beforeAll, stopped in its afterAll. Read `server` and `mail` inside the tests. */
+export function serveWithMail(kind: TestDatabaseKind, env: Record<string, string> = {}): { readonly server: RunningServer; readonly mail: MailCatcher } {
+  const served = {} as { server: RunningServer; mail: MailCatcher }
+  test.beforeAll(async () => {
+    served.mail = await startMailCatcher()
+    served.server = await startWebServer(kind, { ...env, SMTP_URL: served.mail.url })
+  })
+  test.afterAll(async () => {
+    await served.server?.stop()
+    await served.mail?.close()
+  })
+  return served
 }

@@ -3,26 +3,18 @@
 // transcript search, a linked segment scrolled to. Its time to interactive is a benchmark
 // (`BENCH_ONLY=web npm run bench`), not a timed test.
 import { expect, test } from '@playwright/test'
-import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, signInContext, startWebServer, uniqueEmail } from './helpers.ts'
+import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
 
 const SEGMENTS = 1000
 const WORK_OBJECTS = 100
 
 test.describe('a large session', () => {
-  let mail: MailCatcher
-  let server: RunningServer
-  test.beforeAll(async () => {
-    mail = await startMailCatcher()
-    server = await startWebServer('sqlite', { SMTP_URL: mail.url })
-  })
-  test.afterAll(async () => {
-    await server?.stop()
-    await mail?.close()
-  })
+  const served = serveWithMail('sqlite')
 
   test(`${SEGMENTS} segments and ${WORK_OBJECTS} work objects: virtualized, searchable, scrollable to the end`, async ({ browser }) => {
+    const { server, mail } = served
     const context = await browser.newContext()
     const cookie = await signInContext(context, server, mail, uniqueEmail('large'))
     await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
@@ -71,6 +63,7 @@ test.describe('a large session', () => {
   })
 
   test('signs in with the keyboard alone: email, the code typed digit by digit, the workspace', async ({ page }) => {
+    const { server, mail } = served
     const email = uniqueEmail('keyboard')
     await page.goto(server.baseUrl)
     await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeFocused()
@@ -98,6 +91,7 @@ test.describe('a large session', () => {
   })
 
   test('system audio is said plainly when the shared screen has none; a share link stopped says so; phone width', async ({ browser }) => {
+    const { server, mail } = served
     const context = await browser.newContext()
     const cookie = await signInContext(context, server, mail, uniqueEmail('parts'))
     await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})

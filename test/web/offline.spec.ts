@@ -4,25 +4,17 @@
 // transcript is whole.
 import { expect, test } from '@playwright/test'
 import { databaseKinds } from '../databases.ts'
-import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { callJson } from '../e2e/server.ts'
 import { wordErrorRate } from '../speech.ts'
-import { signInContext, startWebServer, uniqueEmail } from './helpers.ts'
+import { serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
 import { MEETING } from './meeting.ts'
 
 for (const kind of databaseKinds) {
   test.describe(`capture offline and back [${kind}]`, () => {
-    let mail: MailCatcher
-    let server: RunningServer
-    test.beforeAll(async () => {
-      mail = await startMailCatcher()
-      server = await startWebServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
-    })
-    test.afterAll(async () => {
-      await server?.stop()
-      await mail?.close()
-    })
+    const served = serveWithMail(kind, { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })
 
     test('every chunk arrives exactly once and the transcript is whole', async ({ browser }) => {
+      const { server, mail } = served
       const context = await browser.newContext()
       const cookie = await signInContext(context, server, mail, uniqueEmail('offline'))
       await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})

@@ -6,25 +6,17 @@
 // scanned with axe (WCAG 2 A/AA); the screenshots in docs/screenshots come from here.
 import { expect, test, type Page } from '@playwright/test'
 import { databaseKinds } from '../databases.ts'
-import { callJson, startMailCatcher, type MailCatcher, type RunningServer } from '../e2e/server.ts'
-import { expectAccessible, screenshot, startWebServer, uniqueEmail } from './helpers.ts'
+import { callJson } from '../e2e/server.ts'
+import { expectAccessible, screenshot, serveWithMail, uniqueEmail } from './helpers.ts'
 
 const unreadCount = async (page: Page) => Number(await page.getByTestId('unread-count').getAttribute('data-count').catch(() => '0') ?? 0)
 
 for (const kind of databaseKinds) {
   test.describe(`web client story [${kind}]`, () => {
-    let mail: MailCatcher
-    let server: RunningServer
-    test.beforeAll(async () => {
-      mail = await startMailCatcher()
-      server = await startWebServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
-    })
-    test.afterAll(async () => {
-      await server?.stop()
-      await mail?.close()
-    })
+    const served = serveWithMail(kind, { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })
 
     test('sign in, record, settle the work, invite a reviewer, share', async ({ browser }) => {
+      const { server, mail } = served
       const shots = kind === 'sqlite'
       const ownerContext = await browser.newContext()
       const page = await ownerContext.newPage()
