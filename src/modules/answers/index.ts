@@ -12,6 +12,7 @@ import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { summarizeForItem } from './summary.ts'
 import { answerQuestion } from './ask.ts'
+import { warmSentenceModel } from './sentence-model.ts'
 import { AnswerSource, SearchAnswer } from './schemas.ts'
 
 const Point = Type.Object({ text: Type.String(), sourceSegmentIds: Type.Array(Type.String()) })
@@ -63,6 +64,8 @@ function answerRoute(base: FastifyInstance, deps: AppDeps) {
 
 export function answersModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
+    // The learned sentence model, when on, loads while the server starts rather than on the first question.
+    if (deps.config.answers.sentenceModel !== 'off') warmSentenceModel()
     routes(app, deps)
     answerRoute(app, deps)
   }

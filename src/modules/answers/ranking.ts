@@ -54,6 +54,12 @@ export type Unit = {
   title?: Set<string>
   /** lacks a detail the question pins down (a month, a platform, a name): never the answer */
   mismatch?: boolean
+  /** the text its learned vector is of: its segment, read with the question it replies to */
+  vectorText?: string
+  /** cosine of the learned vectors of the question and of the passage's segment (a reply: with its question) */
+  semantic?: number
+  /** the score before the learned similarity's share (rescore) */
+  lexicalScore?: number
 }
 
 /** Words that frame a question rather than say what it is about: they count a little. */
@@ -175,9 +181,19 @@ function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | und
   return total === 0 ? 0 : found / total
 }
 
-/** Below these, the best passage is no evidence (re-checked on the three seen splits of test/fixtures/answers together). */
-const MIN_COVERAGE = 0.55
-const MIN_SCORE = 0.55
+/**
+ * How scores are combined and when the best passage is no evidence. `minCoverage`/`minScore`: below
+ * these the best passage is no evidence. The learned similarity (semantic.ts, only when the
+ * sentence model is on) counts in the score with `semanticWeight` and in the coverage gate with
+ * `semanticGate`, both around `SEMANTIC_PIVOT` (a cosine most unrelated passages stay under).
+ * Calibrated by leave-one-split-out over the seen splits (eval/answers-calibrate.ts).
+ */
+export type Tuning = { minCoverage: number; minScore: number; semanticWeight: number; semanticGate: number }
+export const TUNING: Tuning = { minCoverage: 0.55, minScore: 0.55, semanticWeight: 0, semanticGate: 0.3 }
+const SEMANTIC_PIVOT = 0.3
+const semanticPart = (unit: Unit, weight: number) => (unit.semantic === undefined ? 0 : weight * (unit.semantic - SEMANTIC_PIVOT))
+/** Coverage of the question's words, lifted or lowered by the learned similarity when there is one. */
+const relevance = (unit: Unit, tuning: Tuning) => unit.coverage + semanticPart(unit, tuning.semanticGate)
 const KEEP_RELATIVE = 0.85
 const MAX_SENTENCES = 3
 /** how many of the best-ranked segments are read with their neighbours */
@@ -199,7 +215,7 @@ function fits(question: string, unit: Unit): number {
   return unit.askedText && sameKind(question, unit.askedText) ? Math.max(own, 0.25) : own
 }
 
-export function rank(question: string, units: Unit[], frequencies?: Frequencies, tokenize = tokenizer()): Unit[] {
+export function rank(question: string, units: Unit[], frequencies?: Frequencies, tokenize = tokenizer(), tuning: Tuning = TUNING): Unit[] {
   const questionTokens = new Set(contentTokens(question))
   const slots = questionSlots(question, frequencies)
   const questionVector = embed(question)
@@ -212,26 +228,32 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
-    unit.score = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fits(question, unit) + unit.boost
-    if (novel === 0) unit.score -= 0.3
+    unit.lexicalScore = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fits(question, unit) + unit.boost
+    if (novel === 0) unit.lexicalScore -= 0.3
     // An opener restates the agenda in the question's words: it says least of all.
-    if (OPENER.test(unit.text)) unit.score -= 0.3
-    else if (isQuestion(unit.text)) unit.score -= 0.15
+    if (OPENER.test(unit.text)) unit.lexicalScore -= 0.3
+    else if (isQuestion(unit.text)) unit.lexicalScore -= 0.15
   }
+  return rescore(units, tuning)
+}
+
+/** The final score (lexical, plus the learned similarity's share), best first. */
+export function rescore(units: Unit[], tuning: Tuning = TUNING): Unit[] {
+  for (const unit of units) unit.score = (unit.lexicalScore ?? unit.score) + semanticPart(unit, tuning.semanticWeight)
   return units.sort((a, b) => b.score - a.score)
 }
 
-export function chooseExtractive(all: Unit[]): Unit[] {
+export function chooseExtractive(all: Unit[], tuning: Tuning = TUNING): Unit[] {
   const ranked = all.filter((unit) => !unit.mismatch)
   const best = ranked[0]
-  if (!best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE) return []
+  if (!best || relevance(best, tuning) < tuning.minCoverage || best.score < tuning.minScore) return []
   const chosen: Unit[] = []
   const seen = new Set<string>()
   for (const unit of ranked) {
     if (chosen.length === MAX_SENTENCES || unit.score < best.score * KEEP_RELATIVE) break
     const key = unit.text.toLowerCase().replace(/\W+/g, '')
     // A sentence read with the one before it holds that one: never both.
-    if (unit.coverage < MIN_COVERAGE || seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
+    if (relevance(unit, tuning) < tuning.minCoverage || seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
     if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue
     seen.add(key)
     chosen.push(unit)
