@@ -194,17 +194,20 @@ async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chin
 }
 
 /** The candidate passages of a question, ranked (exported for the labelled-question tools in eval/). */
-export async function rankPassages(deps: AppDeps, membership: Membership, query: string): Promise<Unit[]> {
+type Log = { warn(object: object, message: string): void }
+
+export async function rankPassages(deps: AppDeps, membership: Membership, query: string, log?: Log): Promise<Unit[]> {
   const tokenize = tokenizer()
   const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
-  if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units)
+  // The learned model is a ranking signal only: if it cannot run, the lexical ranking answers alone.
+  if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units).catch((error: unknown) => log?.warn({ err: error }, 'answers: sentence model unavailable, lexical ranking only'))
   return rank(query, units, frequencies, tokenize)
 }
 
-export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput): Promise<SearchAnswer> {
+export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput, log?: Log): Promise<SearchAnswer> {
   const query = input.query.trim()
   const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
-  const ranked = await rankPassages(deps, membership, query)
+  const ranked = await rankPassages(deps, membership, query, log)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded

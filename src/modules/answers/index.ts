@@ -59,7 +59,7 @@ function answerRoute(base: FastifyInstance, deps: AppDeps) {
       response: { 200: SearchAnswer, ...problems(400, 401, 403, 429) },
     },
     config: { access: 'view' },
-  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body))
+  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body, request.log))
 }
 
 export function answersModule(deps: AppDeps): FastifyPluginAsync {
