@@ -4,7 +4,7 @@
 // cited source is (or rests on) a segment its label names; an unanswerable one when the engine
 // says no-evidence. Figures per split; each held-out split was written before the engine saw it
 // (held-out-2, -3 and -4, over the meetings of test/fixtures/answers/meetings, each sealed by its .sha256).
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buildApp } from '../src/app.ts'
@@ -13,30 +13,38 @@ import { answerQuestion, type SearchAnswer } from '../src/modules/answers/ask.ts
 import { openDatabase } from '../src/platform/db/index.ts'
 import { loadMeetingFixtures } from '../test/fixtures/meetings.ts'
 
-type Question = { id: string; question: string; answers: string[] }
-type QuestionSet = { split: string; questions: Question[] }
+export type Question = { id: string; question: string; answers: string[] }
+export type QuestionSet = { split: string; questions: Question[] }
 
 const directory = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'answers')
-export const loadQuestionSets = (): QuestionSet[] => ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4']
+/** Every split in the directory: development, held-out, held-out-2, … (a new sealed batch joins by its file). */
+const splitNames = () => readdirSync(directory).filter((name) => /^(development|held-out(-\d+)?)\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length))
+  .sort((a, b) => (a === 'development' ? -1 : b === 'development' ? 1 : Number(a.slice(9) || 1) - Number(b.slice(9) || 1)))
+export const loadQuestionSets = (): QuestionSet[] => splitNames()
   .map((split) => JSON.parse(readFileSync(path.join(directory, `${split}.json`), 'utf8')) as QuestionSet)
 /** Meetings written for the second and third held-out batches (not labelled for extraction, so not in test/fixtures/meetings). */
 const answerMeetings = () => loadMeetingFixtures(path.join(directory, 'meetings'))
 
 const segmentId = (label: string) => `seg_eval_${label.replace(/[^a-z0-9]+/gi, '_')}`
 
-export async function evaluateAnswers(options: { verbose?: boolean; only?: string } = {}) {
-  // Searches run on unref'd worker threads (SQLite read pool): keep the process alive meanwhile.
+export type EvalOptions = { verbose?: boolean; only?: string; sentenceModel?: 'off' | 'use-lite-en' }
+
+/** Runs `work` with the process kept alive: searches run on unref'd worker threads (SQLite read pool). */
+export async function keptAlive<T>(work: () => Promise<T>): Promise<T> {
   const keepAlive = setInterval(() => {}, 60_000)
   try {
-    return await evaluate(options)
+    return await work()
   } finally {
     clearInterval(keepAlive)
   }
 }
 
-async function evaluate(options: { verbose?: boolean; only?: string }) {
+export const evaluateAnswers = (options: EvalOptions = {}) => keptAlive(() => evaluate(options))
+
+/** Every labelled meeting loaded into one workspace of a fresh SQLite database, and the app that answers over it. */
+export async function openEvalWorkspace(sentenceModel: EvalOptions['sentenceModel'] = 'off') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'confer-eval-answers-'))
-  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: 'eval-secret-eval-secret-eval-secret!!', DATA_DIR: dataDir, STT_ENGINE: 'client', WORKERS: '0', LOG_LEVEL: 'silent' })
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: 'eval-secret-eval-secret-eval-secret!!', DATA_DIR: dataDir, STT_ENGINE: 'client', WORKERS: '0', LOG_LEVEL: 'silent', ANSWERS_SENTENCE_MODEL: sentenceModel })
   const database = openDatabase(config.database)
   const app = await buildApp(config, { database })
   await app.ready()
@@ -58,6 +66,15 @@ async function evaluate(options: { verbose?: boolean; only?: string }) {
     }))).execute()
   }
   const membership = { workspaceId, accessRole: 'owner' as const, contentPermission: 'edit' as const, jobRole: null }
+  return { app, membership }
+}
+
+/** Does an answer count: answerable, answered citing a labelled segment; unanswerable, no-evidence. */
+export const judged = (question: Question, cited: Set<string>, answered: boolean) =>
+  question.answers.length > 0 ? answered && question.answers.some((label) => cited.has(segmentId(label))) : !answered
+
+async function evaluate(options: EvalOptions) {
+  const { app, membership } = await openEvalWorkspace(options.sentenceModel)
   const results = []
   try {
     for (const set of loadQuestionSets()) {
@@ -72,8 +89,7 @@ async function evaluate(options: { verbose?: boolean; only?: string }) {
         const cited = new Set(answer.sources.filter((source) => source.kind === 'segment').map((source) => source.id))
         if (question.answers.length > 0) {
           answerable += 1
-          const good = answer.status === 'answered' && question.answers.some((label) => cited.has(segmentId(label)))
-          if (good) answeredWell += 1
+          if (judged(question, cited, answer.status === 'answered')) answeredWell += 1
           else misses.push(`  ${question.id} ${question.question}\n     → ${answer.status} ${answer.answer.slice(0, 140)}`)
         } else {
           unanswerable += 1

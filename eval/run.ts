@@ -7,6 +7,7 @@
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
 import { evaluateAnswers } from './answers.ts'
+import { calibrateAnswers } from './answers-calibrate.ts'
 
 // `--voices[=development]`: speaker naming instead (eval/voices/run.ts).
 if (process.argv.some((argument) => argument === '--voices' || argument.startsWith('--voices='))) {
@@ -24,7 +25,11 @@ const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((argument) => argument.startsWith('--split='))?.slice('--split='.length)
 // `--answers`: the answer engine over the labelled questions instead (eval/answers.ts).
 if (process.argv.includes('--answers')) {
-  await evaluateAnswers({ verbose, ...(only ? { only } : {}) })
+  // --sentence-model=use-lite-en: with the learned English sentence model (ANSWERS_SENTENCE_MODEL); --calibrate: leave-one-split-out.
+  const model = process.argv.find((argument) => argument.startsWith('--sentence-model='))?.slice('--sentence-model='.length)
+  const sentenceModel = model === 'use-lite-en' ? model : 'off'
+  if (process.argv.includes('--calibrate')) await calibrateAnswers({ sentenceModel, ...(only ? { only } : {}) })
+  else await evaluateAnswers({ verbose, sentenceModel, ...(only ? { only } : {}) })
   process.exit(0)
 }
 const { report, splits, meetings: all } = evaluateExtractive()

@@ -53,6 +53,8 @@ export type Config = {
   extractionQualityGate: number
   /** `auto`: grounded-ai when a chat model is configured, else extractive */
   extractionEngine: 'auto' | 'extractive' | 'grounded-ai'
+  /** answers: the learned English sentence model beside the lexical ranking (`off`: lexical only; docs/answers.md) */
+  answers: { sentenceModel: 'off' | 'use-lite-en' }
   /** codebase memory: local roots a codebase may be registered from (none: registration refused), and its limits */
   codebases: { roots: string[]; maxBytes: number; maxFiles: number; timeoutMs: number }
   /** billing: off (self-hosted, unlimited) unless Stripe is configured */
@@ -221,6 +223,8 @@ export function loadConfig(env: Env = process.env): Config {
     timeoutMs: read('CODEBASE_TIMEOUT_MS', integer(1000, 3_600_000), 120_000),
   }
 
+  const answers = { sentenceModel: read('ANSWERS_SENTENCE_MODEL', oneOf(['off', 'use-lite-en'] as const), 'off') }
+
   const integrations: IntegrationsConfig = {
     encryptionKeys: read('INTEGRATIONS_ENCRYPTION_KEYS', encryptionKeyList, []),
     approvalTtlSeconds: read('INTEGRATIONS_APPROVAL_TTL_SECONDS', integer(5, 86_400), 600),
@@ -253,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir, blobStore, blobDir, s3, authSecret, smtpUrl, mailFrom, github, google, oidc,
     trustedOrigins, appScheme, logLevel, rateLimitAccountPerMinute, rateLimitPublicPerMinute,
     shutdownTimeoutMs, requestTimeoutMs, assetTokenTtlSeconds, jobs, speech, llm, extractionQualityGate, extractionEngine, billing, codebases,
-    integrations,
+    answers, integrations,
   }
 }
 

@@ -82,6 +82,23 @@ eachDatabase('search answers', (h) => {
   })
 })
 
+eachDatabase('search answers with the learned sentence model', (h) => {
+  it('answers English with the model, Chinese without it, and still says no-evidence', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner, { title: 'Cost review' })
+    const ids = await seedSegments(h, session, [
+      { text: 'Morning all.' },
+      { text: 'The cloud bill for April came to ninety-two thousand dollars.' },
+      { text: '预算审批在下周五之前完成。', language: 'zh-Hans' },
+    ])
+    const english = (await owner.post('/v1/search/answer', { query: 'How much did we spend on cloud in April?' })).json()
+    expect(english).toMatchObject({ status: 'answered', generatedBy: 'extractive' })
+    expect(english.sources.map((source: { id: string }) => source.id)).toContain(ids[1])
+    expect((await owner.post('/v1/search/answer', { query: '预算审批什么时候完成？' })).json().sources[0]).toMatchObject({ id: ids[2] })
+    expect((await owner.post('/v1/search/answer', { query: 'Who won the hackathon last month?' })).json().status).toBe('no-evidence')
+  }, 60_000)
+}, { env: { ANSWERS_SENTENCE_MODEL: 'use-lite-en' } })
+
 it('turns questions into search words: stems as written, Chinese trigrams, no question words', () => {
   expect(queryWords('What did we decide about the pricing page?')).toEqual(['price', 'page'])
   expect(queryWords('预算审批什么时候完成？')).toEqual(['预算审', '算审批', '完成'])

@@ -15,6 +15,7 @@ import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
+import { attachSemantic } from './semantic.ts'
 import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
@@ -120,6 +121,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         units.at(-1)!.meeting = meetings.get(segment.session_id)
         units.at(-1)!.title = titleWords
         if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
+        units.at(-1)!.vectorText = question ? `${previous!.text} ${segment.text}` : segment.text
         if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
       }
     })
@@ -191,12 +193,21 @@ async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chin
   }
 }
 
-export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput): Promise<SearchAnswer> {
-  const query = input.query.trim()
-  const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
+/** The candidate passages of a question, ranked (exported for the labelled-question tools in eval/). */
+type Log = { warn(object: object, message: string): void }
+
+export async function rankPassages(deps: AppDeps, membership: Membership, query: string, log?: Log): Promise<Unit[]> {
   const tokenize = tokenizer()
   const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
-  const ranked = rank(query, units, frequencies, tokenize)
+  // The learned model is a ranking signal only: if it cannot run, the lexical ranking answers alone.
+  if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units).catch((error: unknown) => log?.warn({ err: error }, 'answers: sentence model unavailable, lexical ranking only'))
+  return rank(query, units, frequencies, tokenize)
+}
+
+export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput, log?: Log): Promise<SearchAnswer> {
+  const query = input.query.trim()
+  const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
+  const ranked = await rankPassages(deps, membership, query, log)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded

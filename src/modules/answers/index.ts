@@ -12,6 +12,7 @@ import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { summarizeForItem } from './summary.ts'
 import { answerQuestion } from './ask.ts'
+import { warmSentenceModel } from './sentence-model.ts'
 import { AnswerSource, SearchAnswer } from './schemas.ts'
 
 const Point = Type.Object({ text: Type.String(), sourceSegmentIds: Type.Array(Type.String()) })
@@ -58,11 +59,13 @@ function answerRoute(base: FastifyInstance, deps: AppDeps) {
       response: { 200: SearchAnswer, ...problems(400, 401, 403, 429) },
     },
     config: { access: 'view' },
-  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body))
+  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body, request.log))
 }
 
 export function answersModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
+    // The learned sentence model, when on, loads while the server starts rather than on the first question.
+    if (deps.config.answers.sentenceModel !== 'off') warmSentenceModel()
     routes(app, deps)
     answerRoute(app, deps)
   }
