@@ -91,6 +91,17 @@ export async function lockObject(db: Executor, dialect: DialectName, id: string,
   return row ? toObject(row) : undefined
 }
 
+/** The conversation a work object belongs to (it never changes), if the object is in the workspace. */
+export async function objectConversation(db: Executor, workspaceId: string, id: string) {
+  const row = await db.selectFrom('work_objects').select('conversation_id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst()
+  return row?.conversation_id
+}
+
+/** PostgreSQL: locks the objects in id order (one statement), before any shared row is taken. */
+export async function lockObjectsInOrder(db: Executor, ids: string[]) {
+  await db.selectFrom('work_objects').select('id').where('id', 'in', [...new Set(ids)]).orderBy('id').forUpdate().execute()
+}
+
 export async function insertObject(db: Executor, row: Insertable<WorkObjectTable>) {
   await db.insertInto('work_objects').values(row).execute()
 }
