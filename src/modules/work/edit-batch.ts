@@ -23,7 +23,7 @@ export async function inEditTransaction<R>(deps: AppDeps, workspaceId: string, w
   if (database.dialect !== 'postgres') return database.db.transaction().execute(body)
   let state = batching.get(deps)
   if (!state) {
-    state = { transactions: createSharedTransactions(database, (trx, ids) => repo.lockObjectsInOrder(trx, ids)), conversations: new Map() }
+    state = { transactions: createSharedTransactions(database), conversations: new Map() }
     batching.set(deps, state)
   }
   const cacheKey = `${workspaceId}:${workObjectId}`
