@@ -2,9 +2,9 @@
 // events under the conversation's event counter row and bumps its work set's row, each held until
 // commit, so edits of one conversation waited one WAL flush each. Edits that arrive while one
 // commits now share the next transaction (platform/db/shared-transaction.ts: a savepoint each, one
-// commit, each answered after it). The batch first locks its objects in id order, so it holds no
-// shared row while waiting for an object. SQLite (one writer, no flush per commit) runs each edit
-// in its own transaction as before.
+// commit, each answered after it). A batch runs its edits sorted by object id and takes the rows
+// all of them share once, after them (record.ts, `afterBodies`). SQLite (one writer, no flush per
+// commit) runs each edit in its own transaction as before.
 import type { Transaction } from 'kysely'
 import type { AppDeps } from '../../platform/deps.ts'
 import type { Tables } from '../../platform/db/tables.ts'

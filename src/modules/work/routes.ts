@@ -29,7 +29,7 @@ const DETAIL_CACHE_SIZE = 500
 function setReader(deps: AppDeps) {
   const read = (workspaceId: string, workSetId: string) => repo.findWorkSet(deps.database.db, workspaceId, workSetId)
   if (deps.database.dialect !== 'postgres') return read
-  const reads = createKeyedGroupCommitter(async (key, items: { workspaceId: string; workSetId: string }[]) => {
+  const reads = createKeyedGroupCommitter(async (_key, items: { workspaceId: string; workSetId: string }[]) => {
     const set = await read(items[0]!.workspaceId, items[0]!.workSetId)
     return items.map(() => ({ ok: true as const, value: set }))
   })

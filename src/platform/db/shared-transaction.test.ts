@@ -48,4 +48,45 @@ eachDatabase('shared transactions', (h) => {
     expect(new Set(txids).size).toBe(1)
     await sql`drop table shared_probe`.execute(database.db)
   })
+
+  it('runs a body that lost a deadlock again alone: the caller gets its answer, not 40P01 (PostgreSQL; SQLite has one writer)', async () => {
+    const database = h.database
+    if (database.dialect !== 'postgres') return
+    await sql`create table deadlock_probe (id text primary key)`.execute(database.db)
+    await sql`insert into deadlock_probe (id) values ('x'), ('y')`.execute(database.db)
+    const shared = createSharedTransactions(database)
+    const lock = (trx: Transaction<Tables>, id: string) => sql`select id from deadlock_probe where id = ${id} for update`.execute(trx)
+    const signal = () => {
+      let resolve = () => {}
+      const promise = new Promise<void>((done) => { resolve = done })
+      return { promise, resolve }
+    }
+    const gate = signal()
+    const victimHasX = signal()
+    const otherHasY = signal()
+    let attempts = 0
+    // Three lone bodies hold the key's batches open, so the next two go together in one batch.
+    const blockers = ['a', 'b', 'c'].map((name) => shared.run('key', name, async () => { await gate.promise; return name }))
+    const plain = shared.run('key', 'p', async () => 'plain')
+    const victim = shared.run('key', 'v', async (trx) => {
+      attempts += 1
+      await lock(trx, 'x')
+      victimHasX.resolve()
+      await otherHasY.promise
+      await lock(trx, 'y') // waits first, so its deadlock check finds the cycle: this body loses
+      return 'victim'
+    })
+    const other = database.db.transaction().execute(async (trx) => {
+      await victimHasX.promise
+      await lock(trx, 'y')
+      otherHasY.resolve()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await lock(trx, 'x')
+    })
+    gate.resolve()
+    await Promise.all(blockers)
+    expect(await Promise.all([plain, victim, other])).toEqual(['plain', 'victim', undefined])
+    expect(attempts).toBe(2)
+    await sql`drop table deadlock_probe`.execute(database.db)
+  })
 })
