@@ -3,12 +3,16 @@
 // An idle committer flushes at once: a lone item waits for nothing. More than one flush in flight
 // keeps one slow flush (an fsync's tail) from holding up everything behind it. Items of one batch succeed or fail
 // one by one: `flush` answers each item with its own result or error.
+// `createKeyedGroupCommitter` keeps one such committer per key (a conversation), made on demand and
+// dropped once idle: items of one key are batched together, keys never wait for each other.
 
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown }
 
 export type GroupCommitter<T, R> = { submit(item: T): Promise<R> }
 
-export function createGroupCommitter<T, R>(flush: (items: T[]) => Promise<Outcome<R>[]>, options: { maxBatch?: number; inFlight?: number } = {}): GroupCommitter<T, R> {
+export type GroupOptions = { maxBatch?: number; inFlight?: number }
+
+export function createGroupCommitter<T, R>(flush: (items: T[]) => Promise<Outcome<R>[]>, options: GroupOptions = {}): GroupCommitter<T, R> & { idle(): boolean } {
   type Waiting = { item: T; resolve: (value: R) => void; reject: (error: unknown) => void }
   const maxBatch = options.maxBatch ?? 256
   const inFlight = options.inFlight ?? 1
@@ -41,6 +45,25 @@ export function createGroupCommitter<T, R>(flush: (items: T[]) => Promise<Outcom
         queue.push({ item, resolve, reject })
         if (running < inFlight) void run()
       })
+    },
+    idle: () => running === 0 && queue.length === 0,
+  }
+}
+
+export function createKeyedGroupCommitter<T, R>(flush: (key: string, items: T[]) => Promise<Outcome<R>[]>, options: GroupOptions = {}) {
+  const committers = new Map<string, GroupCommitter<T, R> & { idle(): boolean }>()
+  return {
+    async submit(key: string, item: T): Promise<R> {
+      let committer = committers.get(key)
+      if (!committer) {
+        committer = createGroupCommitter((items) => flush(key, items), options)
+        committers.set(key, committer)
+      }
+      try {
+        return await committer.submit(item)
+      } finally {
+        if (committers.get(key)?.idle()) committers.delete(key)
+      }
     },
   }
 }

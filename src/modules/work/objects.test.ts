@@ -185,6 +185,39 @@ eachDatabase('work objects', (h) => {
       expect((await owner.get(`/v1/workobjects/${object.id}/revisions`)).json().revisions).toHaveLength(2)
     })
 
+    it('answers many simultaneous edits of one conversation each on its own (batched on PostgreSQL): one winner per object, consistent events and set revisions', async () => {
+      const objects = await Promise.all(Array.from({ length: 6 }, (_, index) => capture(owner, session.id, { title: `Batch ${index}` })))
+      const before = (await viewer.get(`/v1/worksets/${objects[0]!.workSetId}`)).json().workSet.revision as number
+      const lastSeq = (await eventsOf(h, session.conversationId)).at(-1)!.seq
+      const edit = (member: Member, object: { id: string }, expectedRevisionHash: string, title: string) =>
+        member.patch(`/v1/workobjects/${object.id}`, { expectedRevisionHash, content: { title } })
+      const answers = await Promise.all(objects.flatMap((object, index) => [
+        edit(owner, object, object.revisionHash, `Owner ${index}`),
+        edit(editor, object, object.revisionHash, `Editor ${index}`),
+        edit(editor, object, 'f'.repeat(64), `Stale ${index}`),
+      ]).concat([edit(owner, { id: 'wo_missing' }, objects[0]!.revisionHash, 'Nobody'), edit(stranger, objects[1]!, objects[1]!.revisionHash, 'Stranger')]))
+      expect(answers.at(-2)!.statusCode).toBe(404)
+      expect(answers.at(-1)!.statusCode).toBe(404)
+      const winners = objects.map((object, index) => {
+        const [a, b, stale] = answers.slice(index * 3, index * 3 + 3)
+        expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409])
+        const winner = (a!.statusCode === 200 ? a! : b!).json()
+        expect((a!.statusCode === 409 ? a! : b!).json()).toMatchObject({ code: 'stale_revision', currentRevisionHash: winner.revisionHash })
+        expect(stale!.statusCode).toBe(409)
+        expect([object.revisionHash, winner.revisionHash]).toContain(stale!.json().currentRevisionHash)
+        expect(winner).toMatchObject({ id: object.id, revisionNumber: 2 })
+        return winner
+      })
+      const detail = (await viewer.get(`/v1/worksets/${objects[0]!.workSetId}`)).json()
+      for (const winner of winners) expect(detail.workObjects.find((object: { id: string }) => object.id === winner.id)).toMatchObject({ title: winner.title, revisionHash: winner.revisionHash })
+      expect(detail.workSet.revision).toBe(before + objects.length)
+      // Every edit logged its event and one set revision each, in seq order, none twice.
+      const events = await eventsOf(h, session.conversationId, lastSeq)
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => lastSeq + 1 + index))
+      expect(events.filter((event) => event.type === 'workobject.updated').map((event) => event.data.workObject.id).sort()).toEqual(objects.map((object) => object.id).sort())
+      expect(events.filter((event) => event.type === 'workset.updated').map((event) => event.data.revision)).toEqual(objects.map((_, index) => before + 1 + index))
+    })
+
     it('answers 400 to bad content, 403 to a view member and 404 across workspaces', async () => {
       const object = await capture(owner, session.id)
       const body = { expectedRevisionHash: object.revisionHash, content: { title: 'x' } }

@@ -6,8 +6,8 @@ import type { AppDeps } from '../../platform/deps.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
+import { afterBodies } from '../../platform/db/shared-transaction.ts'
 import { notify } from '../notifications/index.ts'
-import { announce } from './followups.ts'
 import { TAKEOVER_JOB } from './jobs.ts'
 import { presentWorkObject } from './presenter.ts'
 import * as repo from './repo.ts'
@@ -38,10 +38,49 @@ export async function recordChange(deps: AppDeps, trx: Executor, change: Change)
   // transaction. Before announce: its lookup and job (keyed by this change) lock nothing shared, and
   // announce takes the rows every change of the conversation waits for (its event counter, the set).
   await deps.ports.workObjectChanged?.(trx, { workspaceId: object.workspace_id, workSetId: object.work_set_id, workObjectId: object.id, updatedAt: object.updated_at })
-  const { takeover_state: takeover, session_id: sessionId } = await announce(deps, trx, { id: object.work_set_id, conversation_id: object.conversation_id },
-    change.event, { workObject: presentWorkObject(object), ...change.data }, at)
-  // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
-  if (takeover === 'empty' && object.kind === 'action') await enqueue(trx, TAKEOVER_JOB, { sessionId }, { dedupeKey: object.work_set_id })
+  // What takes rows every change of the conversation waits for, last: in a shared transaction of
+  // edits (edit-batch.ts) once for every edit of the batch, so that it holds them briefly.
+  await afterBodies(trx, announceChanges, { deps, trx, change, at })
+}
+
+type Announced = { deps: AppDeps; trx: Executor; change: Change; at: string }
+
+/**
+ * Logs changes of one transaction: each change's event, then its set's revision bump and
+ * `workset.updated` (one per change, with the revision it made), whoever derives from work, the
+ * takeover and the people concerned. Rows in the usual order: the conversation's event counter,
+ * the sets (in id order), the memory job, inbox counters. A single change makes the same events
+ * in the same order as `announce`; several make their change events first, then their
+ * `workset.updated` events (fewer round trips: one statement for each kind).
+ */
+async function announceChanges(items: Announced[]) {
+  const { deps, trx } = items[0]!
+  const byConversation = Map.groupBy(items, (item) => item.change.object.conversation_id)
+  for (const [conversationId, changes] of byConversation) {
+    await deps.events.appendMany(trx, conversationId, changes.map(({ change }) => ({ type: change.event, data: { workObject: presentWorkObject(change.object), ...change.data } })))
+    const at = changes.at(-1)!.at
+    const bySet = Map.groupBy(changes, (item) => item.change.object.work_set_id)
+    const revisions = new Map<Announced, number>()
+    for (const setId of [...bySet.keys()].sort()) {
+      const ofSet = bySet.get(setId)!
+      const bumped = await repo.bumpWorkSet(trx, setId, at, ofSet.length)
+      ofSet.forEach((item, index) => revisions.set(item, bumped.revision - ofSet.length + 1 + index))
+      // Whoever derives from work (project memory) hears of it in the same transaction.
+      await deps.ports.workChanged?.(trx, { workspaceId: bumped.workspace_id, sessionId: bumped.session_id })
+      // The meeting's takeover found no action; now there is one: derive it again (once, after commit).
+      if (bumped.takeover_state === 'empty' && ofSet.some(({ change }) => change.object.kind === 'action')) {
+        await enqueue(trx, TAKEOVER_JOB, { sessionId: bumped.session_id }, { dedupeKey: setId })
+      }
+    }
+    await deps.events.appendMany(trx, conversationId, changes.map((item) => ({
+      type: 'workset.updated', data: { workSetId: item.change.object.work_set_id, revision: revisions.get(item)! },
+    })))
+  }
+  for (const { change } of items) await notifyConcerned(deps, trx, change)
+}
+
+async function notifyConcerned(deps: AppDeps, trx: Executor, change: Change) {
+  const { object } = change
   const seen = new Set<string>()
   for (const recipient of change.notify ?? []) {
     const accountId = recipient.accountId

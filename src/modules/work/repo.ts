@@ -70,8 +70,9 @@ export async function insertWorkSet(db: Executor, row: Insertable<WorkSetTable>)
  * Bumps the set's revision (this also locks its row until the transaction ends); answers the new
  * revision, the set's stored takeover state and its session.
  */
-export async function bumpWorkSet(db: Executor, id: string, now: string) {
-  const row = await db.updateTable('work_sets').set({ revision: sql<number>`revision + 1`, updated_at: now })
+/** Raises the set's revision by `by` (one per change); answers the new revision. */
+export async function bumpWorkSet(db: Executor, id: string, now: string, by = 1) {
+  const row = await db.updateTable('work_sets').set({ revision: sql<number>`revision + ${by}`, updated_at: now })
     .where('id', '=', id).returning(['revision', 'takeover_state', 'session_id', 'workspace_id']).executeTakeFirstOrThrow()
   return { ...row, revision: Number(row.revision) }
 }
@@ -89,6 +90,12 @@ export async function lockObject(db: Executor, dialect: DialectName, id: string,
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId)
   const row = await forUpdate(dialect, query).executeTakeFirst()
   return row ? toObject(row) : undefined
+}
+
+/** The conversation a work object belongs to (it never changes), if the object is in the workspace. */
+export async function objectConversation(db: Executor, workspaceId: string, id: string) {
+  const row = await db.selectFrom('work_objects').select('conversation_id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst()
+  return row?.conversation_id
 }
 
 export async function insertObject(db: Executor, row: Insertable<WorkObjectTable>) {

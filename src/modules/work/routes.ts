@@ -5,6 +5,7 @@ import fresh from 'fresh'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppDeps } from '../../platform/deps.ts'
+import { createKeyedGroupCommitter } from '../../platform/group-commit.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
@@ -20,9 +21,25 @@ const WorkObjectRef = Type.Ref('WorkObject')
 /** work set details kept serialized per node (most recently built last; the oldest goes first) */
 const DETAIL_CACHE_SIZE = 500
 
+/**
+ * PostgreSQL: reads of one set that arrive while it is being read wait and share the next read
+ * (never one already under way, so each answer is at least as new as its request); a lone read
+ * goes at once. SQLite reads in process, cheaper than waiting.
+ */
+function setReader(deps: AppDeps) {
+  const read = (workspaceId: string, workSetId: string) => repo.findWorkSet(deps.database.db, workspaceId, workSetId)
+  if (deps.database.dialect !== 'postgres') return read
+  const reads = createKeyedGroupCommitter(async (_key, items: { workspaceId: string; workSetId: string }[]) => {
+    const set = await read(items[0]!.workspaceId, items[0]!.workSetId)
+    return items.map(() => ({ ok: true as const, value: set }))
+  })
+  return (workspaceId: string, workSetId: string) => reads.submit(`${workspaceId}|${workSetId}`, { workspaceId, workSetId })
+}
+
 export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const detailCache = new Map<string, { key: string; body: Buffer; etag: string }>()
+  const readSet = setReader(deps)
 
   app.post('/v1/sessions/:sessionId/workobjects', {
     schema: {
@@ -119,7 +136,7 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
     config: { access: 'view' },
   }, async (request, reply) => {
     const caller = memberOf(request)
-    const set = await repo.findWorkSet(deps.database.db, caller.membership.workspaceId, request.params.workSetId) ?? notFound('work set', request.params.workSetId)
+    const set = await readSet(caller.membership.workspaceId, request.params.workSetId) ?? notFound('work set', request.params.workSetId)
     // Every change to the set or its objects bumps its revision in the same transaction, so the
     // serialized detail of a revision (with the set's own derived fields) can be served again.
     const key = `${set.revision}|${set.session_state}|${set.needs_rebuild}|${set.takeover_state}|${set.updated_at}`

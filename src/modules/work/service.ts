@@ -13,6 +13,7 @@ import { findSessionSegments } from '../transcripts/index.ts'
 import { contentHash, normalizeContent, type WorkContent } from './content.ts'
 import { canMoveStage, isOwnerOrManager, resolveSemantics } from './policy.ts'
 import * as present from './presenter.ts'
+import { inEditTransaction } from './edit-batch.ts'
 import { nextTimestamp, recordChange, sameInstant } from './record.ts'
 import * as repo from './repo.ts'
 import { listSetClarifications, listSetRelations, presentClarification, presentRelation } from './followups.ts'
@@ -188,7 +189,7 @@ export async function listConversationWorkSets(deps: AppDeps, caller: Caller, co
 export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId: string, input: EditWorkObjectInput) {
   const content = normalizeContent(input.content)
   const hash = contentHash(content)
-  const row = await deps.database.db.transaction().execute(async (trx) => {
+  const row = await inEditTransaction(deps, caller.membership.workspaceId, workObjectId, async (trx) => {
     const current = await lockObjectOf(deps, trx, caller, workObjectId)
     refuseWhileProposed(current)
     if (input.expectedRevisionHash !== current.revision_hash) throw staleRevision(current)
@@ -221,7 +222,7 @@ export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId
 }
 
 export async function moveStage(deps: AppDeps, caller: Caller, workObjectId: string, input: StageInput) {
-  return deps.database.db.transaction().execute(async (trx) => {
+  return inEditTransaction(deps, caller.membership.workspaceId, workObjectId, async (trx) => {
     const current = await lockObjectOf(deps, trx, caller, workObjectId)
     refuseWhileProposed(current)
     if (current.stage !== input.fromStage) {
@@ -255,7 +256,7 @@ export async function moveStage(deps: AppDeps, caller: Caller, workObjectId: str
 export async function changeResponsibility(deps: AppDeps, caller: Caller, workObjectId: string, input: ResponsibilityInput) {
   const reason = input.blockedReason?.trim()
   if (input.state === 'blocked' && !reason) throw badRequest('blockedReason', 'required', 'blockedReason is required when the state is blocked')
-  const row = await deps.database.db.transaction().execute(async (trx) => {
+  const row = await inEditTransaction(deps, caller.membership.workspaceId, workObjectId, async (trx) => {
     const current = await lockObjectOf(deps, trx, caller, workObjectId)
     refuseWhileProposed(current)
     if (!isOwnerOrManager(person(caller), current)) throw new AppError('forbidden', 'Only the responsible person or a manager changes the responsibility state.')
@@ -289,7 +290,7 @@ export async function requireEditMember(db: Executor, workspaceId: string, accou
 export async function changeAssignment(deps: AppDeps, caller: Caller, workObjectId: string, input: AssignmentInput) {
   const me = caller.actor.accountId
   if (input.action === 'assign' && !input.userId) throw badRequest('userId', 'required', 'userId is required to assign')
-  const row = await deps.database.db.transaction().execute(async (trx) => {
+  const row = await inEditTransaction(deps, caller.membership.workspaceId, workObjectId, async (trx) => {
     const current = await lockObjectOf(deps, trx, caller, workObjectId)
     refuseWhileProposed(current)
     const previous = current.owner_account_id

@@ -21,3 +21,9 @@ export function isUniqueViolation(error: unknown): boolean {
   if (err?.code === '23505') return true
   return err?.code === 'ERR_SQLITE_ERROR' && /UNIQUE constraint failed|PRIMARY KEY/.test(err.message ?? '')
 }
+
+/** True for a PostgreSQL deadlock (40P01) or serialization failure (40001): nothing committed, run it again. */
+export function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code
+  return code === '40P01' || code === '40001'
+}

@@ -49,27 +49,29 @@ export function createEventLog(database: Database, bus: Bus): EventLog {
     return event
   }
 
+  /** PostgreSQL: appends `events` in order in one statement (its own transaction when `executor` is the database); answers their seqs. */
+  const appendStatement = async (executor: Executor, conversationId: string, events: PendingEvent[], notify: NonNullable<Bus['notifyExpression']>): Promise<number[]> => {
+    const count = events.length
+    const { rows } = await sql<{ first: number }>`
+      with counter as (
+        insert into conversation_event_counters (conversation_id, last_seq) values (${conversationId}, ${count})
+        on conflict (conversation_id) do update set last_seq = conversation_event_counters.last_seq + ${count}
+        returning last_seq
+      ), event as (
+        insert into conversation_events (conversation_id, seq, type, channel, data, at)
+        select ${conversationId}, counter.last_seq - ${count} + item.ord, item.type, item.channel, item.data, item.at
+        from counter, unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.channel)}::text[],
+          ${events.map((event) => event.json)}::text[], ${events.map((event) => event.at)}::text[]) with ordinality as item(type, channel, data, at, ord)
+        returning seq
+      )
+      select (select min(seq) from event) as first, ${notify(conversationId)} as woken`.execute(executor)
+    const first = Number(rows[0]!.first)
+    return events.map((_, index) => first + index)
+  }
+
   /** Appends `events` in order in one statement (PostgreSQL) or one transaction (SQLite); answers their seqs. */
   const appendBatch = async (conversationId: string, events: PendingEvent[]): Promise<number[]> => {
-    const notify = bus.notifyExpression
-    if (database.dialect === 'postgres' && notify) {
-      const count = events.length
-      const { rows } = await sql<{ first: number }>`
-        with counter as (
-          insert into conversation_event_counters (conversation_id, last_seq) values (${conversationId}, ${count})
-          on conflict (conversation_id) do update set last_seq = conversation_event_counters.last_seq + ${count}
-          returning last_seq
-        ), event as (
-          insert into conversation_events (conversation_id, seq, type, channel, data, at)
-          select ${conversationId}, counter.last_seq - ${count} + item.ord, item.type, item.channel, item.data, item.at
-          from counter, unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.channel)}::text[],
-            ${events.map((event) => event.json)}::text[], ${events.map((event) => event.at)}::text[]) with ordinality as item(type, channel, data, at, ord)
-          returning seq
-        )
-        select (select min(seq) from event) as first, ${notify(conversationId)} as woken`.execute(database.db)
-      const first = Number(rows[0]!.first)
-      return events.map((_, index) => first + index)
-    }
+    if (database.dialect === 'postgres' && bus.notifyExpression) return appendStatement(database.db, conversationId, events, bus.notifyExpression)
     return database.db.transaction().execute(async (trx) => {
       const seqs: number[] = []
       for (const event of events) seqs.push((await appendIn(trx, conversationId, event.type, event.data, event.at)).seq)
@@ -84,6 +86,21 @@ export function createEventLog(database: Database, bus: Bus): EventLog {
       if (database.dialect === 'postgres' && bus.notifyExpression) return appendOnce(executor, conversationId, type, data, bus.notifyExpression)
       if (executor.isTransaction) return appendIn(executor, conversationId, type, data)
       return database.db.transaction().execute((trx) => appendIn(trx, conversationId, type, data))
+    },
+    async appendMany(executor, conversationId, events) {
+      if (events.length === 0) return []
+      const at = nowIso()
+      const pending = events.map((event): PendingEvent => ({ type: event.type, channel: channelOf(event.type), data: event.data ?? null, json: JSON.stringify(event.data ?? null), at }))
+      const toEvents = (seqs: number[]) => pending.map((event, index): RealtimeEvent => ({
+        type: event.type, seq: seqs[index]!, at, data: event.data, conversationId, channel: event.channel,
+      }))
+      if (database.dialect === 'postgres' && bus.notifyExpression) return toEvents(await appendStatement(executor, conversationId, pending, bus.notifyExpression))
+      const inTransaction = async (trx: Executor) => {
+        const seqs: number[] = []
+        for (const event of pending) seqs.push((await appendIn(trx, conversationId, event.type, event.data, at)).seq)
+        return toEvents(seqs)
+      }
+      return executor.isTransaction ? inTransaction(executor) : database.db.transaction().execute(inTransaction)
     },
     async readAfter(conversationId, afterSeq, limit = DEFAULT_READ_LIMIT) {
       const rows = await database.db.selectFrom('conversation_events').selectAll()

@@ -26,6 +26,8 @@ export type EventLog = {
    * Event types starting with `workobject.`, `workset.`, `refinement.`, `action.` or `execution.` go on the `work` channel.
    */
   append(executor: Executor, conversationId: string, type: string, data: unknown): Promise<RealtimeEvent>
+  /** Appends `events` in order, in `executor` (one statement on PostgreSQL): as many `append`s, in fewer round trips. */
+  appendMany(executor: Executor, conversationId: string, events: { type: string; data: unknown }[]): Promise<RealtimeEvent[]>
   /** Events with seq > afterSeq, oldest first. */
   readAfter(conversationId: string, afterSeq: number, limit?: number): Promise<RealtimeEvent[]>
 }
