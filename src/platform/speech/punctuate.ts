@@ -30,7 +30,13 @@ const STRONG_STARTERS = set(`i'll i'm let's we'll we're okay alright thanks sure
   can could should does do did`)
 
 /** Interjections that are a sentence of their own at the start of a turn ("sure i can do that"). */
-const INTERJECTIONS = set('okay ok alright sure yes yeah yep no nope thanks great perfect cool right morning hi hello hey agreed done')
+const INTERJECTIONS = set('okay ok alright sure yes yeah yep no nope thanks great perfect cool right morning hi hello hey agreed done good fine true exactly absolutely nice noted awesome')
+
+const WH_WORDS = set('who what when where why how which whether')
+/** Verbs and adjectives that take a question-word clause ("asking why…", "figure out how…"). */
+const TAKES_WH_CLAUSE = set(`ask asks asked asking know knows knew wonder wondering wondered explain explains explained
+  understand understood decide decided deciding figure figured out check checked show see saw seen remember forget forgot
+  find found idea sure unclear matter matters depends clear learn learned`)
 
 /** A sentence asks when it opens (after fillers) with one of these. */
 const QUESTION_OPENERS = set(`who who's whose whom what what's when when's where where's why how how's which
@@ -40,10 +46,10 @@ const LEADING = set('so okay ok and but um uh well also then alright right now y
 /** "do I need to…", "can someone…", not "can do" / "will do" / "do it". */
 const NOT_QUESTION_SECOND = set('do it that this so')
 
-const PAUSE_MS = 300
+const PAUSE_MS = 200
 const LONG_PAUSE_MS = 700
 /** The recognizer times a short silence between words as a gap of at least this much. */
-const SILENCE_MS = 40
+const SILENCE_MS = 60
 /** A run longer than this is cut at its best place anyway. */
 const MAX_SENTENCE_WORDS = 30
 
@@ -59,7 +65,9 @@ export function sentenceBreaks(words: SpokenWord[]): number[] {
     const gap = words[index]!.startMs - words[index - 1]!.endMs
     if (gap >= LONG_PAUSE_MS) return 3
     // "sure i can do that", "okay so": an interjection that opens the sentence stands alone.
-    if (index - sentenceStart === 1 && INTERJECTIONS.has(previous) && STARTERS.has(next)) return 2
+    if (index - sentenceStart === 1 && INTERJECTIONS.has(previous) && (STARTERS.has(next) || gap >= SILENCE_MS)) return 2
+    // "asking why checkout was slow", "not sure what": a question word after these opens a clause, not a sentence.
+    if (WH_WORDS.has(next) && TAKES_WH_CLAUSE.has(previous)) return 0
     if (NO_END.has(previous)) return 0
     if (gap >= PAUSE_MS) return 2
     if (STARTERS.has(next) && gap >= SILENCE_MS) return 2
