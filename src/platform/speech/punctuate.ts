@@ -106,7 +106,7 @@ const CAPITALS = new Map([
 ])
 
 /** Whether words (lower case, no punctuation) open a question by their wording. */
-export function asksByWording(words: string[]): boolean {
+export function asksByWording(words: string[], properNouns?: Map<string, string>): boolean {
   let index = 0
   while (index < words.length - 1 && LEADING.has(words[index]!)) index += 1
   const first = words[index]
@@ -115,9 +115,17 @@ export function asksByWording(words: string[]): boolean {
   if (second === undefined) return /^(?:who|what|why|how|when|where)$/.test(first)
   // "will do", "can do", "do it": answers, not questions.
   if (/^(?:will|can|do|does|did)$/.test(first) && NOT_QUESTION_SECOND.has(second)) return false
-  // "is the plan…" asks; "are done" never appears at the start of a sentence: enough here.
+  // An auxiliary asks only before its subject ("can you…", "is the plan…", "is Maria…"); "can put
+  // together a survey" is a statement whose "I" the recognizer lost, "was slow" the rest of one.
+  if (AUXILIARIES.has(first)) return SUBJECTS.has(second) || /'s$/.test(second) || Boolean(properNouns?.has(second))
   return true
 }
+
+const AUXILIARIES = set(`do does did is isn't are aren't was wasn't were can can't could couldn't would wouldn't will won't
+  should shouldn't shall have haven't has hasn't am`)
+/** What follows an auxiliary that asks: a pronoun, a determiner, "there", someone. */
+const SUBJECTS = set(`i you we they he she it someone somebody anyone anybody everyone everybody there the a an this that
+  these those our your my their his her its any all both either each everything anything something`)
 
 /** One sentence of recognized words → its written form with a capital and an end mark. */
 export function punctuate(tokens: string[], properNouns?: Map<string, string>): string {
@@ -127,7 +135,7 @@ export function punctuate(tokens: string[], properNouns?: Map<string, string>): 
   // Written forms from the vocabulary ("PDF", "Yusuf") keep their capitals.
   const written = words.map((word, index) => properNouns?.get(word) ?? CAPITALS.get(word) ?? (/[A-Z]/.test(kept[index]!) ? kept[index]! : word))
   written[0] = written[0]![0]!.toUpperCase() + written[0]!.slice(1)
-  return `${written.join(' ')}${asksByWording(words) ? '?' : '.'}`
+  return `${written.join(' ')}${asksByWording(words, properNouns) ? '?' : '.'}`
 }
 
 /** Recognized text of several sentences → punctuated text (sentences joined by a space). */

@@ -46,6 +46,11 @@ describe('sentences and punctuation from recognized words', () => {
     expect(asksByWording(['can', 'do'])).toBe(false)
     expect(asksByWording(['okay', 'so', 'what', 'is', 'the', 'plan'])).toBe(true)
     expect(asksByWording(['i', 'will', 'send', 'it'])).toBe(false)
+    // An auxiliary asks before its subject only: a lost "I" or a sentence cut short is no question.
+    expect(asksByWording(['can', 'put', 'together', 'a', 'survey'])).toBe(false)
+    expect(asksByWording(['was', 'slow'])).toBe(false)
+    expect(asksByWording(['is', 'the', 'release', 'still', 'on', 'thursday'])).toBe(true)
+    expect(asksByWording(['can', 'maria', 'take', 'it'], new Map([['maria', 'Maria']]))).toBe(true)
   })
 })
 
