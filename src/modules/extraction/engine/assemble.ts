@@ -191,7 +191,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     if (!isFirstClause || !takesIt) return undefined
     pending.isAccepted = true
     // A voice not known as anyone ("Speaker 3") answering for the person asked by name: that person.
-    pending.owner = !pending.requestTo || samePerson(pending.requestTo, state.speaker) ? state.speaker : pending.requestTo
+    pending.owner = !pending.requestTo || pending.requestGuessed || samePerson(pending.requestTo, state.speaker) ? state.speaker : pending.requestTo
     addMention(pending, state, clause, candidate)
     if (candidate?.kind === 'action') absorb(pending, candidate)
     else if (!pending.dueDate) setDueDate(pending, resolveDueDate(clause, state.language, today))
@@ -207,8 +207,13 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   function answersFor(draft: Draft, speaker: Person): boolean {
     if (samePerson(draft.requestTo, speaker)) return true
     if (samePerson(draft.mentions[0]?.speaker, speaker)) return false
+    // "Can you…" naming no one was taken to speak to whoever spoke last; when voices are known as no
+    // one, that guess is weak: whoever says yes is who it asked. (Between known people, a yes from
+    // someone else may be a partner's: "Can you pair with Yusuf on it?" — Yusuf: "Happy to".)
+    const unlinked = Boolean(speaker.speakerId && !people.linkedSpeakerIds.has(speaker.speakerId))
+    if (draft.requestGuessed && unlinked) return true
     const asked = draft.requestTo
-    if (asked) return Boolean(asked.name && !asked.speakerId && speaker.speakerId && !speaker.name)
+    if (asked) return Boolean(asked.name && !asked.speakerId && unlinked)
     // "Can you write the proposal?" with no one named or just heard: whoever answers first.
     return draft.semanticType === 'request' && !draft.owner && Boolean(speaker.speakerId || speaker.name)
   }
@@ -346,6 +351,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       lastSegmentIndex: state.index,
       ...(owner ? { owner } : {}),
       ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
+      ...(candidate.isRequest && candidate.owner.mode === 'addressee' && !candidate.owner.person ? { requestGuessed: true } : {}),
       ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
     }
     merge(draft, candidate, state)
