@@ -8,6 +8,7 @@
 // BENCH_TRANSCRIPTION_MINUTES shortens the recording (default 60).
 import { readFileSync } from 'node:fs'
 import { pcmSamples } from '../src/platform/speech/audio.ts'
+import { batchBinOf } from '../src/platform/speech/engines/index.ts'
 import { pocketsphinxEngine } from '../src/platform/speech/engines/pocketsphinx.ts'
 import { medianPitch } from '../src/platform/speech/pitch.ts'
 import { splitUtterance } from '../src/platform/speech/turns.ts'
@@ -55,7 +56,8 @@ export async function benchTranscription(): Promise<string> {
     at += turn.length
   }
   const audioSeconds = total / 16_000
-  const engine = pocketsphinxEngine('pocketsphinx_continuous')
+  // As the server builds it: pocketsphinx_batch when installed.
+  const engine = pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))
   const lexicon = await loadLexicon()
   const terms = [...buildTerms(['Marco Rossi', 'Marco', 'Rossi', 'Hannah Berg', 'Hannah', 'Berg', 'Checkout'], lexicon), ...buildTerms(MEETING_WORDS, lexicon, false)]
   const cpuBefore = cpuSeconds()

@@ -16,6 +16,12 @@ if (process.argv.some((argument) => argument === '--voices' || argument.startsWi
 }
 
 // `--spoken`: the spoken evaluation instead (eval/spoken.ts).
+// `--spoken-replay=<dir>`: extraction re-read on transcripts a spoken run saved (eval/spoken-replay.ts).
+if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {
+  await (await import('./spoken-replay.ts')).runSpokenReplay(process.argv)
+  process.exit(0)
+}
+
 if (process.argv.includes('--spoken')) {
   await (await import('./spoken.ts')).runSpokenEval(process.argv)
   process.exit(0)

@@ -30,7 +30,13 @@ const STRONG_STARTERS = set(`i'll i'm let's we'll we're okay alright thanks sure
   can could should does do did`)
 
 /** Interjections that are a sentence of their own at the start of a turn ("sure i can do that"). */
-const INTERJECTIONS = set('okay ok alright sure yes yeah yep no nope thanks great perfect cool right morning hi hello hey agreed done')
+const INTERJECTIONS = set('okay ok alright sure yes yeah yep no nope thanks great perfect cool right morning hi hello hey agreed done good fine true exactly absolutely nice noted awesome')
+
+const WH_WORDS = set('who what when where why how which whether')
+/** Verbs and adjectives that take a question-word clause ("asking why…", "figure out how…"). */
+const TAKES_WH_CLAUSE = set(`ask asks asked asking know knows knew wonder wondering wondered explain explains explained
+  understand understood decide decided deciding figure figured out check checked show see saw seen remember forget forgot
+  find found idea sure unclear matter matters depends clear learn learned`)
 
 /** A sentence asks when it opens (after fillers) with one of these. */
 const QUESTION_OPENERS = set(`who who's whose whom what what's when when's where where's why how how's which
@@ -40,10 +46,10 @@ const LEADING = set('so okay ok and but um uh well also then alright right now y
 /** "do I need to…", "can someone…", not "can do" / "will do" / "do it". */
 const NOT_QUESTION_SECOND = set('do it that this so')
 
-const PAUSE_MS = 300
+const PAUSE_MS = 200
 const LONG_PAUSE_MS = 700
 /** The recognizer times a short silence between words as a gap of at least this much. */
-const SILENCE_MS = 40
+const SILENCE_MS = 60
 /** A run longer than this is cut at its best place anyway. */
 const MAX_SENTENCE_WORDS = 30
 
@@ -59,7 +65,9 @@ export function sentenceBreaks(words: SpokenWord[]): number[] {
     const gap = words[index]!.startMs - words[index - 1]!.endMs
     if (gap >= LONG_PAUSE_MS) return 3
     // "sure i can do that", "okay so": an interjection that opens the sentence stands alone.
-    if (index - sentenceStart === 1 && INTERJECTIONS.has(previous) && STARTERS.has(next)) return 2
+    if (index - sentenceStart === 1 && INTERJECTIONS.has(previous) && (STARTERS.has(next) || gap >= SILENCE_MS)) return 2
+    // "asking why checkout was slow", "not sure what": a question word after these opens a clause, not a sentence.
+    if (WH_WORDS.has(next) && TAKES_WH_CLAUSE.has(previous)) return 0
     if (NO_END.has(previous)) return 0
     if (gap >= PAUSE_MS) return 2
     if (STARTERS.has(next) && gap >= SILENCE_MS) return 2
@@ -98,7 +106,7 @@ const CAPITALS = new Map([
 ])
 
 /** Whether words (lower case, no punctuation) open a question by their wording. */
-export function asksByWording(words: string[]): boolean {
+export function asksByWording(words: string[], properNouns?: Map<string, string>): boolean {
   let index = 0
   while (index < words.length - 1 && LEADING.has(words[index]!)) index += 1
   const first = words[index]
@@ -107,9 +115,17 @@ export function asksByWording(words: string[]): boolean {
   if (second === undefined) return /^(?:who|what|why|how|when|where)$/.test(first)
   // "will do", "can do", "do it": answers, not questions.
   if (/^(?:will|can|do|does|did)$/.test(first) && NOT_QUESTION_SECOND.has(second)) return false
-  // "is the plan…" asks; "are done" never appears at the start of a sentence: enough here.
+  // An auxiliary asks only before its subject ("can you…", "is the plan…", "is Maria…"); "can put
+  // together a survey" is a statement whose "I" the recognizer lost, "was slow" the rest of one.
+  if (AUXILIARIES.has(first)) return SUBJECTS.has(second) || /'s$/.test(second) || Boolean(properNouns?.has(second))
   return true
 }
+
+const AUXILIARIES = set(`do does did is isn't are aren't was wasn't were can can't could couldn't would wouldn't will won't
+  should shouldn't shall have haven't has hasn't am`)
+/** What follows an auxiliary that asks: a pronoun, a determiner, "there", someone. */
+const SUBJECTS = set(`i you we they he she it someone somebody anyone anybody everyone everybody there the a an this that
+  these those our your my their his her its any all both either each everything anything something`)
 
 /** One sentence of recognized words → its written form with a capital and an end mark. */
 export function punctuate(tokens: string[], properNouns?: Map<string, string>): string {
@@ -119,7 +135,7 @@ export function punctuate(tokens: string[], properNouns?: Map<string, string>): 
   // Written forms from the vocabulary ("PDF", "Yusuf") keep their capitals.
   const written = words.map((word, index) => properNouns?.get(word) ?? CAPITALS.get(word) ?? (/[A-Z]/.test(kept[index]!) ? kept[index]! : word))
   written[0] = written[0]![0]!.toUpperCase() + written[0]!.slice(1)
-  return `${written.join(' ')}${asksByWording(words) ? '?' : '.'}`
+  return `${written.join(' ')}${asksByWording(words, properNouns) ? '?' : '.'}`
 }
 
 /** Recognized text of several sentences → punctuated text (sentences joined by a space). */

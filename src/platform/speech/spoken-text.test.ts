@@ -26,6 +26,17 @@ describe('sentences and punctuation from recognized words', () => {
     expect(punctuateWords(timed('who is going to write the release notes'))).toBe('Who is going to write the release notes?')
   })
 
+  it('ends a sentence after an opening interjection with a short silence, and at a 0.2 s pause', () => {
+    expect(punctuateWords(timed('agreed | it was set years ago'))).toBe('Agreed. It was set years ago.')
+    const paused = timed('that is fine | take it in')
+    paused[3]!.startMs += 150
+    expect(punctuateWords(paused)).toBe('That is fine. Take it in.')
+  })
+
+  it('keeps a question word that follows "asking", "not sure" and the like in its sentence', () => {
+    expect(punctuateWords(timed('merchants kept asking | why checkout was slow'))).toBe('Merchants kept asking why checkout was slow.')
+  })
+
   it('does not end a sentence on a word that cannot close one', () => {
     expect(punctuateWords(timed('i think | we should ship the report | that i sent'))).toBe('I think we should ship the report that I sent.')
   })
@@ -35,6 +46,11 @@ describe('sentences and punctuation from recognized words', () => {
     expect(asksByWording(['can', 'do'])).toBe(false)
     expect(asksByWording(['okay', 'so', 'what', 'is', 'the', 'plan'])).toBe(true)
     expect(asksByWording(['i', 'will', 'send', 'it'])).toBe(false)
+    // An auxiliary asks before its subject only: a lost "I" or a sentence cut short is no question.
+    expect(asksByWording(['can', 'put', 'together', 'a', 'survey'])).toBe(false)
+    expect(asksByWording(['was', 'slow'])).toBe(false)
+    expect(asksByWording(['is', 'the', 'release', 'still', 'on', 'thursday'])).toBe(true)
+    expect(asksByWording(['can', 'maria', 'take', 'it'], new Map([['maria', 'Maria']]))).toBe(true)
   })
 })
 

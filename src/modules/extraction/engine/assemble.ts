@@ -183,19 +183,39 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   /** "Sure" / "I'll have it by Thursday" from the person a request was just addressed to. */
   function acceptRequest(signals: ClauseSignals, clause: string, state: SegmentState): Draft | undefined {
     const candidate = signals.candidate
-    const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && samePerson(draft.requestTo, state.speaker)
+    const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && answersFor(draft, state.speaker)
       && draft.lastSegmentIndex < state.index && draft.lastSegmentIndex >= state.index - 2)
     if (!pending) return undefined
     const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending
     const takesIt = signals.acceptance || (candidate?.kind === 'action' && candidate.owner.mode === 'speaker' && !candidate.addition)
     if (!isFirstClause || !takesIt) return undefined
     pending.isAccepted = true
-    pending.owner = state.speaker
+    // A voice not known as anyone ("Speaker 3") answering for the person asked by name: that person.
+    pending.owner = !pending.requestTo || pending.requestGuessed || samePerson(pending.requestTo, state.speaker) ? state.speaker : pending.requestTo
     addMention(pending, state, clause, candidate)
     if (candidate?.kind === 'action') absorb(pending, candidate)
     else if (!pending.dueDate) setDueDate(pending, resolveDueDate(clause, state.language, today))
     pending.confidence = Math.min(0.95, pending.confidence + 0.05)
     return pending
+  }
+
+  /**
+   * Whether the speaker answers a request: they are the person it was addressed to; or (recognized
+   * speech, where voices are "Speaker N") a voice known as no one answers a request made by name
+   * to a person no voice is known as; or the request named no one. Never the one who asked.
+   */
+  function answersFor(draft: Draft, speaker: Person): boolean {
+    if (samePerson(draft.requestTo, speaker)) return true
+    if (samePerson(draft.mentions[0]?.speaker, speaker)) return false
+    // "Can you…" naming no one was taken to speak to whoever spoke last; when voices are known as no
+    // one, that guess is weak: whoever says yes is who it asked. (Between known people, a yes from
+    // someone else may be a partner's: "Can you pair with Yusuf on it?" — Yusuf: "Happy to".)
+    const unlinked = Boolean(speaker.speakerId && !people.linkedSpeakerIds.has(speaker.speakerId))
+    if (draft.requestGuessed && unlinked) return true
+    const asked = draft.requestTo
+    if (asked) return Boolean(asked.name && !asked.speakerId && unlinked)
+    // "Can you write the proposal?" with no one named or just heard: whoever answers first.
+    return draft.semanticType === 'request' && !draft.owner && Boolean(speaker.speakerId || speaker.name)
   }
 
   function placeAction(said: Candidate, anchor: string, state: SegmentState): Draft {
@@ -240,6 +260,16 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       merge(previous, candidate, state)
       if (owner && !previous.owner) previous.owner = owner
       return previous
+    }
+    // "Sure." then "I'll have it ready by Thursday.": the request this speaker just took, when
+    // the yes and the rest come as two sentences.
+    if (candidate.referring && !candidate.isRequest && !candidate.addition) {
+      const accepted = latest((draft) => draft.kind === 'action' && Boolean(draft.isAccepted) && draft.lastSegmentIndex >= state.index - 1
+        && samePerson(draft.mentions[draft.mentions.length - 1]?.speaker, state.speaker))
+      if (accepted) {
+        merge(accepted, candidate, state)
+        return accepted
+      }
     }
     if (candidate.referring) return createReferring(candidate, anchor, state, owner)
     if (candidate.isRecap) {
@@ -321,6 +351,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       lastSegmentIndex: state.index,
       ...(owner ? { owner } : {}),
       ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
+      ...(candidate.isRequest && candidate.owner.mode === 'addressee' && !candidate.owner.person ? { requestGuessed: true } : {}),
       ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
     }
     merge(draft, candidate, state)

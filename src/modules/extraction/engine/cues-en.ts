@@ -31,7 +31,9 @@ export const englishCues: CueSet = {
   choiceQuestion: /\b(?:should we|shall we|do we (?:want|need) to|are we keeping|do we (?:keep|support|allow|cap|limit|offer|charge)|is there (?:a|any) (?:limit|cap|maximum|minimum))\b/,
   revision: /\b(?:actually|instead|scratch that|on second thought|change of plans?|rather than|switch to|no wait|never ?mind|let's not)\b/,
   choiceObject: /\b(?:go with|use|using|switch to|stick with|pick|choose|move to|adopt|standardize on)\s+(?:the |a |an )?(?:managed |hosted |plain )?([a-z0-9][\w.-]*)/,
-  questionStart: /^(?:what|why|how|when|where|who|which|whose|do|does|did|is|are|was|were|should|shall|can|could|would|will|have|has|any)\b/,
+  // An auxiliary opens a question only before its subject: "can put together a survey" (an "I" lost
+  // by the recognizer) and "was slow" (a sentence cut short) are statements.
+  questionStart: /^(?:what|why|how|when|where|who|which|whose|any)\b|^(?:do|does|did|is|are|was|were|should|shall|can|could|would|will|have|has)(?:n't)?\s+(?:i|you|we|they|he|she|it|someone|somebody|anyone|anybody|everyone|everybody|there|the|a|an|this|that|these|those|our|your|my|their|his|her|its|any|all|\w+'s)\b/,
   questionEnd: /\?\s*$/,
   notQuestion: /\bhow(?:'s| is) it going\b|\bhow (?:was|were|are) (?:you|your|the (?:weekend|conference|trip|holiday|vacation))\b|\bhow are you\b|\bgood weekend\b|\bwhat else is on your mind\b|^anything else\b|\b(?:did|do) you have anything\b|\bcan i ask\b|\b(?:right|okay|ok|yeah|no|correct)\?\s*$|^(?:everyone|everybody|all|you) (?:okay|ok|good|fine|happy|on board)\b|\b(?:make sense|sound good|agreed|alright)\?\s*$|^(?:any questions|questions)\b|\bwhat about you\b|\byou start\b/,
   openQuestion: /\b(?:open (?:question|point|item|issue)|not sure (?:whether|if|what|how|who|when|which|why)(?! i\b| i'm\b)|we don't (?:really |actually )?know (?:yet|whether|if|what|how|who|when|which|why)|tbd|to be decided|unclear (?:whether|if)|something to figure out|(?:leave|keep) (?:it|that|this) open|park (?:it|that|this)|table (?:it|that|this)|revisit (?:it|that|this)|take (?:it|that|this) offline)\b/,

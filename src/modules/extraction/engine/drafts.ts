@@ -21,6 +21,8 @@ export type Draft = {
   owner?: Person
   dueDate?: string
   requestTo?: Person
+  /** the request named no one: `requestTo` is only who spoke last */
+  requestGuessed?: boolean
   isAccepted: boolean
   isOpen: boolean
   hasUnresolvedReference: boolean

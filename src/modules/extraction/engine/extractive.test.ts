@@ -80,6 +80,17 @@ describe('extractive engine, English', () => {
     expect(spoken(0.1)).toEqual([false])
   })
 
+  it('takes a yes to a request as the request, also from a voice known as no one and in two sentences', () => {
+    // Recognized speech: voices are "Speaker N", members are known by name only.
+    const members = { participants: [{ name: 'Priya Shah', accountId: 'acc_priya' }, { name: 'Sam Lee', accountId: 'acc_sam' }] }
+    const actions = (lines: [string, string][]) => extractItems(meeting(lines, members)).items.filter((item) => item.kind === 'action')
+      .map((item) => [item.title, item.ownerName ?? item.ownerSpeakerId, item.sourceSegmentIds])
+    expect(actions([['spk_1', 'Priya, can you take the streaming writer this sprint?'], ['spk_2', 'Sure.'], ['spk_2', "I'll have it ready by Thursday."]]))
+      .toEqual([['Take the streaming writer this sprint', 'Priya Shah', ['s1', 's2', 's3']]])
+    expect(actions([['spk_2', 'The proposal is the next step.'], ['spk_1', 'Can you write a one page proposal for the migration?'], ['spk_2', 'Sure.'], ['spk_2', 'I can have it by next Friday.']]))
+      .toEqual([['Write a one page proposal for the migration', 'spk_2', ['s2', 's3', 's4']]])
+  })
+
   it('finds outcomes, metrics and references', () => {
     const items = visible(meeting([
       ['bob', 'The search migration is done. Latency dropped from 900 ms to 250 ms.'],

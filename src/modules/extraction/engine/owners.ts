@@ -9,6 +9,8 @@ type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp; a
 export type People = {
   bySpeakerId: Map<string, Person>
   aliases: Alias[]
+  /** speaker ids a participant is linked to (the others are voices known as no one: "Speaker 3") */
+  linkedSpeakerIds: Set<string>
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -27,7 +29,8 @@ export function buildPeople(input: ExtractionInput): People {
     bySpeakerId.set(segment.speakerId, person)
     if (person.name) named.push(person)
   }
-  return { bySpeakerId, aliases: aliasesOf([...named, ...namesSaid(input.segments, named)]) }
+  const linkedSpeakerIds = new Set((input.participants ?? []).flatMap((participant) => (participant.speakerId ? [participant.speakerId] : [])))
+  return { bySpeakerId, aliases: aliasesOf([...named, ...namesSaid(input.segments, named)]), linkedSpeakerIds }
 }
 
 // A capitalised word that takes work ("Tom will…", "Tom'll…", "Priya, can you…") is a person even

@@ -26,6 +26,13 @@ export function binaryAvailable(bin: string): boolean {
   return !probe.error
 }
 
+/** pocketsphinx_batch beside pocketsphinx_continuous (same Debian package), when it runs: it decodes each utterance whole. */
+export function batchBinOf(continuousBin: string): string | undefined {
+  if (!/pocketsphinx_continuous$/.test(continuousBin)) return undefined
+  const batch = continuousBin.replace(/pocketsphinx_continuous$/, 'pocketsphinx_batch')
+  return binaryAvailable(batch) ? batch : undefined
+}
+
 export async function createSpeech(config: SpeechConfig): Promise<SpeechSetup> {
   const voice = await createEmbedder(config.voice)
   return { ...await createTranscriber(config), voice }
@@ -39,7 +46,7 @@ async function createTranscriber(config: SpeechConfig): Promise<Omit<SpeechSetup
       case 'whisper':
         return config.whisperModelPath ? { engine: await whisperEngine(config.whisperModelPath), mode: 'whisper' } : undefined
       case 'pocketsphinx':
-        return binaryAvailable(config.pocketsphinxBin) ? { engine: pocketsphinxEngine(config.pocketsphinxBin), mode: 'pocketsphinx' } : undefined
+        return binaryAvailable(config.pocketsphinxBin) ? { engine: pocketsphinxEngine(config.pocketsphinxBin, batchBinOf(config.pocketsphinxBin)), mode: 'pocketsphinx' } : undefined
       case 'client':
         return { engine: undefined, mode: 'client' }
       default:

@@ -1,9 +1,12 @@
 // pocketsphinx (Debian `pocketsphinx` + `pocketsphinx-en-us`), spawned as a CLI: no usable Node
-// binding exists. One process per batch: the utterances are laid end to end with a second of
+// binding exists. One process per batch. With `pocketsphinx_batch` (the same package), each
+// utterance is its own file and is decoded whole, so cepstral mean normalization is computed over
+// that utterance (the model's `-cmn batch`) rather than carried over from the previous speaker;
+// without it, `pocketsphinx_continuous` gets the utterances laid end to end with a second of
 // silence between them, and the recognized words are given back to the utterance they fall in.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_RATE, wavFile } from '../audio.ts'
@@ -16,11 +19,24 @@ const GAP_SAMPLES = SAMPLE_RATE
 export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
-export function pocketsphinxEngine(bin: string): SpeechEngine {
+/**
+ * Decoder settings shared by both CLIs. Its noise estimate adapts across the whole input: one
+ * voice's level would distort the next speaker's utterances, and Confer's VAD already cut the
+ * silence away, so it is off. One pass with a phone lookahead (-fwdflat no -pl_window 7): 10–25 %
+ * less CPU than the defaults at the same word error rate on meeting speech (docs/speech.md). A
+ * bounded beam (-maxhmmpf 3000) would halve it but loses words ("decided" → "assign it").
+ */
+const DECODER = ['-remove_noise', 'no', '-fwdflat', 'no', '-pl_window', '7', '-logfn', '/dev/null']
+
+/** `bin`: pocketsphinx_continuous; `batchBin`: pocketsphinx_batch when installed (preferred). */
+export function pocketsphinxEngine(bin: string, batchBin?: string): SpeechEngine {
   return {
     name: 'pocketsphinx',
     async transcribe(utterances, options) {
       if (utterances.length === 0) return []
+      const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, (word) => letterToSound(word)) : undefined
+      const model = adapted ? ['-lm', adapted.lm, '-dict', adapted.dict] : []
+      if (batchBin) return decodeEach(batchBin, utterances, model)
       const offsets: number[] = []
       let total = 0
       for (const utterance of utterances) {
@@ -32,20 +48,49 @@ export function pocketsphinxEngine(bin: string): SpeechEngine {
       const file = path.join(tmpdir(), `confer-ps-${randomBytes(8).toString('hex')}.wav`)
       await writeFile(file, wavFile(joined))
       try {
-        // Its noise estimate adapts across the whole file: one voice's level would distort the next
-        // speaker's utterances. Confer's VAD already cut the silence away, so it is turned off.
-        // One pass with a phone lookahead (-fwdflat no -pl_window 7): 10–25 % less CPU than the
-        // defaults at the same word error rate on meeting speech (docs/speech.md). A bounded beam
-        // (-maxhmmpf 3000) would halve it but loses words ("decided" → "assign it").
-        const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, (word) => letterToSound(word)) : undefined
-        const model = adapted ? ['-lm', adapted.lm, '-dict', adapted.dict] : []
-        const output = await run(bin, [...model, '-infile', file, '-time', 'yes', '-remove_noise', 'no', '-fwdflat', 'no', '-pl_window', '7', '-logfn', '/dev/null'])
+        const output = await run(bin, [...model, '-infile', file, '-time', 'yes', ...DECODER])
         return assign(parseWords(output), utterances, offsets)
       } finally {
         await rm(file, { force: true })
       }
     },
   }
+}
+
+/** Each utterance decoded whole by pocketsphinx_batch (raw 16 kHz files listed in a control file); words from its CTM output. */
+async function decodeEach(bin: string, utterances: Int16Array[], model: string[]): Promise<Recognized[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'confer-ps-'))
+  try {
+    const names = utterances.map((_, index) => `u${index}`)
+    await Promise.all(utterances.map((utterance, index) => writeFile(path.join(dir, `${names[index]}.raw`), new Uint8Array(utterance.buffer, utterance.byteOffset, utterance.byteLength))))
+    await writeFile(path.join(dir, 'ctl'), names.join('\n') + '\n')
+    const ctm = path.join(dir, 'out.ctm')
+    await run(bin, [...model, '-ctl', path.join(dir, 'ctl'), '-cepdir', dir, '-cepext', '.raw', '-adcin', 'yes', '-samprate', String(SAMPLE_RATE), '-ctm', ctm, '-hyp', path.join(dir, 'out.hyp'), ...DECODER])
+    const byName = parseCtm(await readFile(ctm, 'utf8'))
+    return names.map((name) => {
+      const words = byName.get(name) ?? []
+      const scores = words.map((word) => word.confidence ?? 0)
+      return { text: joinWords(words), words, ...(scores.length ? { confidence: Number((scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(3)) } : {}) }
+    })
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** CTM lines (`utterance channel start duration word confidence`, seconds) per utterance; fillers and alternate markers removed. */
+export function parseCtm(output: string): Map<string, RecognizedWord[]> {
+  const byName = new Map<string, RecognizedWord[]>()
+  for (const line of output.split('\n')) {
+    const parts = line.trim().split(/\s+/)
+    if (parts.length < 5) continue
+    const [name, , start, duration, token, probability] = parts as [string, string, string, string, string, string | undefined]
+    if (!/^-?\d+(\.\d+)?$/.test(start) || !/^\d+(\.\d+)?$/.test(duration) || FILLERS.test(token)) continue
+    const startMs = Math.round(Number(start) * 1000)
+    const word: RecognizedWord = { word: token.replace(/\(\d+\)$/, ''), startMs, endMs: startMs + Math.round(Number(duration) * 1000) }
+    if (probability !== undefined && Number.isFinite(Number(probability))) word.confidence = Number(probability)
+    byName.set(name, [...(byName.get(name) ?? []), word])
+  }
+  return byName
 }
 
 /** `word start end prob` lines (seconds); filler and silence tokens and alternate markers removed. */

@@ -1,0 +1,64 @@
+// `npm run eval -- --spoken-replay=<dir> [--meetings=a,b] [--verbose]`: the extractive engine
+// re-read on transcripts a spoken evaluation saved (`SPOKEN_SAVE_DIR=<dir>`), scored as
+// eval/spoken.ts scores them (a produced segment stands for the labelled segment it overlaps most).
+// The input is what the server's refinement passes (segments with "Speaker N" labels and the
+// recognizer's confidence, the workspace's members as participants), so an extraction change is
+// measured on the same recognizer output in seconds, without transcribing again.
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
+import { scoreMeeting, summarize } from '../src/modules/extraction/engine/evaluation.ts'
+import { DEFAULT_QUALITY_GATE, type ExtractedItem, type ExtractionInput } from '../src/modules/extraction/engine/types.ts'
+import { loadMeetingFixtures } from '../test/fixtures/meetings.ts'
+import { formatReport } from './extraction.ts'
+
+type Saved = {
+  segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string; confidence?: number }[]
+  spans: { id: string; startMs: number; endMs: number }[]
+}
+
+const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
+
+export async function runSpokenReplay(argv: string[]): Promise<void> {
+  const dir = argv.find((argument) => argument.startsWith('--spoken-replay='))!.slice('--spoken-replay='.length)
+  const picked = argv.find((argument) => argument.startsWith('--meetings='))?.slice('--meetings='.length).split(',')
+  const scores = []
+  for (const fixture of loadMeetingFixtures()) {
+    const file = path.join(dir, `${fixture.id}.json`)
+    if (!existsSync(file) || (picked && !picked.includes(fixture.id))) continue
+    const { segments, spans } = JSON.parse(readFileSync(file, 'utf8')) as Saved
+    const input: ExtractionInput = {
+      segments: segments.map((segment) => ({
+        id: segment.id, text: segment.text, startMs: segment.startMs, endMs: segment.endMs, language: 'en',
+        ...(segment.speakerId ? { speakerId: segment.speakerId, speakerLabel: `Speaker ${segment.speakerId.replace(/^spk_/, '')}` } : {}),
+        ...(typeof segment.confidence === 'number' ? { confidence: segment.confidence } : {}),
+      })),
+      participants: (fixture.participants ?? []).map((participant) => ({ name: participant.name, accountId: participant.name })),
+      meetingStartedAt: new Date().toISOString(),
+    }
+    const result = await extractiveEngine.extract(input)
+    const labelOf = new Map(segments.map((segment) => {
+      let best: string | undefined
+      let bestOverlap = 0
+      for (const span of spans) {
+        const overlap = overlapOf(segment, span)
+        if (overlap > bestOverlap) {
+          best = span.id
+          bestOverlap = overlap
+        }
+      }
+      return [segment.id, best] as const
+    }))
+    const items = result.items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE).map((item): ExtractedItem => ({
+      ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map((id) => labelOf.get(id)).filter((id): id is string => id !== undefined))],
+    }))
+    const score = scoreMeeting(fixture.expected, items, DEFAULT_QUALITY_GATE)
+    scores.push(score)
+    console.log(`  ${fixture.id.padEnd(30)} F1 ${(summarize([score]).overall.f1 * 100).toFixed(0)} %`)
+    if (argv.includes('--verbose')) {
+      for (const label of score.missed) console.log(`    missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
+      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
+    }
+  }
+  console.log('\n' + formatReport(summarize(scores), `Extraction re-read on the transcripts saved in ${dir}: ${scores.length} meetings`))
+}
