@@ -15,19 +15,20 @@ import { prepared } from '../db/prepared.ts'
 /** 'socket': a WebSocket route that authenticates in its handler and closes with 1008 on failure */
 export type Access = 'public' | 'socket' | 'signedIn' | 'view' | 'edit' | 'manage'
 
+/** Read-only: a resolved actor is shared by the requests its cache entry serves (frozen). */
 export type Membership = {
-  workspaceId: string
-  accessRole: 'owner' | 'admin' | 'member'
-  contentPermission: 'edit' | 'view'
-  jobRole: string | null
+  readonly workspaceId: string
+  readonly accessRole: 'owner' | 'admin' | 'member'
+  readonly contentPermission: 'edit' | 'view'
+  readonly jobRole: string | null
 }
 
 export type Actor = {
-  accountId: string
-  email: string
-  name: string
-  sessionId: string
-  membership: Membership | null
+  readonly accountId: string
+  readonly email: string
+  readonly name: string
+  readonly sessionId: string
+  readonly membership: Membership | null
 }
 
 /**
@@ -69,15 +70,16 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
     const resolved: Resolved = {
       expiresAt: new Date(row.expiresAt as string).getTime(),
       updatedAt: new Date(row.updatedAt as string).getTime(),
-      actor: {
+      // Frozen and shared by the requests it serves: a route may not change what others are served.
+      actor: Object.freeze({
         accountId: row.accountId,
         email: row.email,
         name: row.name,
         sessionId: row.sessionId,
         membership: row.workspace_id && row.access_role && row.content_permission
-          ? { workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role }
+          ? Object.freeze({ workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role })
           : null,
-      },
+      }),
     }
     return resolved
   })
@@ -94,7 +96,7 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
         await refreshSession(deps.auth, headers, reply)
         cache.delete(cookie)
       }
-      return copyOf(resolved.actor)
+      return resolved.actor
     },
     cached(headers) {
       const cookie = readCookie(headers.cookie, cookieName)
@@ -103,15 +105,13 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
       if (!resolved) return undefined
       const now = Date.now()
       if (resolved.expiresAt <= now) return null
-      return dueForRefresh(resolved, now) ? undefined : copyOf(resolved.actor)
+      return dueForRefresh(resolved, now) ? undefined : resolved.actor
     },
   }
 }
 
 const dueForRefresh = (resolved: Resolved, now: number) => resolved.updatedAt + SESSION_UPDATE_AGE_SECONDS * 1000 <= now
 
-/** A copy: a route may not change what other requests are served. */
-const copyOf = (actor: Actor): Actor => ({ ...actor, membership: actor.membership && { ...actor.membership } })
 
 async function refreshSession(auth: Auth, headers: Record<string, string | string[] | undefined>, reply: FastifyReply) {
   const result = await auth.api.getSession({ headers: new Headers({ cookie: String(headers.cookie) }), returnHeaders: true })

@@ -63,17 +63,20 @@ const duration = (seconds: number) => (seconds >= 60
   ? `${Math.round(seconds / 60)} minute${Math.round(seconds / 60) === 1 ? '' : 's'}`
   : `${seconds} second${seconds === 1 ? '' : 's'}`)
 
+/** The account's id when signed in, else the client's address (`acc_…` is never an address). */
+const accountOrAddress = (request: FastifyRequest) => (request.actor ? request.actor.accountId : request.ip)
+
 export function registerRateLimit(app: FastifyInstance, config: Config) {
   const global = createLimiter(
     WINDOW_MS,
     (request) => (request.actor ? config.rateLimitAccountPerMinute : config.rateLimitPublicPerMinute),
-    (request) => (request.actor ? `account:${request.actor.accountId}` : `ip:${request.ip}`),
+    accountOrAddress,
   )
   app.addHook('onRoute', (route) => {
     const own = route.config?.rateLimit
     if (own === false) return
     const limiter = own
-      ? createLimiter(own.timeWindow, () => own.max, own.keyGenerator ?? ((request) => (request.actor ? `account:${request.actor.accountId}` : `ip:${request.ip}`)))
+      ? createLimiter(own.timeWindow, () => own.max, own.keyGenerator ?? accountOrAddress)
       : global
     appendRouteHook(route, 'onRequest', limiter)
   })
