@@ -19,7 +19,7 @@ import { registerOpenApi } from './platform/http/openapi.ts'
 import { registerProblemHandlers, sendFrameworkError } from './platform/http/problem.ts'
 import { registerWellFormedInput } from './platform/http/well-formed.ts'
 import { registerJsonBodyParser } from './platform/http/json-body.ts'
-import { loggerOptions } from './platform/http/logger.ts'
+import { loggerOptions, requestLoggerFactory } from './platform/http/logger.ts'
 import { registerRateLimit } from './platform/http/rate-limit.ts'
 import { createMailer } from './platform/mail/mailer.ts'
 import { newId } from './platform/ids.ts'
@@ -71,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const database = options.database ?? openDatabase(config.database)
   const app = Fastify({
     logger: loggerOptions(config),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: JSON_BODY_LIMIT,
     // A request must arrive whole within REQUEST_TIMEOUT_MS (a body trickled byte by byte is cut
     // off), and a connection idle that long is closed; Node checks both every few seconds.
@@ -116,9 +117,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   })
   // An answer sent before the request body was read (a 401, 403, 413, 415 …) closes the
   // connection: otherwise Node would read and discard the rest of the body, however large, to
-  // keep the connection alive.
+  // keep the connection alive. A request without a body has nothing left to discard, even when it
+  // is answered in the tick its headers arrived (before Node marks it complete: a cached answer).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.raw.complete === false && !reply.raw.headersSent) reply.header('connection', 'close')
+    if (request.raw.complete === false && hasBody(request.raw.headers) && !reply.raw.headersSent) reply.header('connection', 'close')
     done(null, payload)
   })
   await bus.start()
@@ -138,8 +140,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   registerProblemHandlers(app)
   registerWellFormedInput(app)
   await registerOpenApi(app, config)
+  // A route's rate limit counts before its guard's verdict (both add their hook as the route is registered).
+  registerRateLimit(app, config)
   registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports, accessCaches: deps.accessCaches })
-  await registerRateLimit(app, config)
   registerIdempotency(app, database)
   await app.register(formbody)
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } })
@@ -168,6 +171,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(voiceModule(deps))
 
   return Object.assign(app, { deps }) as unknown as App
+}
+
+/** Whether a request announces a body (RFC 9112 §6.3): chunked, or a non-zero Content-Length. */
+function hasBody(headers: { 'transfer-encoding'?: string; 'content-length'?: string }) {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
 }
 
 /**

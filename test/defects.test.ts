@@ -3,6 +3,7 @@
 // workspace, a project's sessions, password-reset mail, idempotency by route, audio that is not
 // audio, uniform error bodies, slow and unwanted bodies, and production over plain http.
 import { spawn } from 'node:child_process'
+import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -299,6 +300,30 @@ eachDatabase('slow and unwanted bodies', (h) => {
     expect(received).toMatch(/^HTTP\/1\.1 401/)
     expect(received.toLowerCase()).toContain('connection: close')
     expect(sent).toBeLessThan(256 * 1024 * 1024)
+  })
+
+  it('keeps a connection open when a request without a body is answered at once (a cached answer, a 401)', async () => {
+    const person = await h.member()
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const get = (cookie?: string) => new Promise<{ status: number; connection: string | undefined; reused: boolean; body: string }>((resolve, reject) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/v1/account/current', agent, headers: cookie ? { cookie } : {} }, (response) => {
+        let body = ''
+        response.on('data', (chunk) => { body += chunk })
+        response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection, reused: request.reusedSocket, body }))
+      })
+      request.on('error', reject)
+    })
+    try {
+      const first = await get(person.cookie) // read from the database
+      const cached = await get(person.cookie) // answered in the tick its headers arrived
+      const anonymous = await get()
+      expect([first.status, cached.status, anonymous.status]).toEqual([200, 200, 401])
+      expect([first.connection, cached.connection, anonymous.connection]).toEqual(['keep-alive', 'keep-alive', 'keep-alive'])
+      expect([cached.reused, anonymous.reused]).toEqual([true, true])
+      expect(cached.body).toBe(first.body)
+    } finally {
+      agent.destroy()
+    }
   })
 }, { env: { REQUEST_TIMEOUT_MS: '1000' } })
 

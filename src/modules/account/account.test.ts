@@ -31,6 +31,21 @@ eachDatabase('account bootstrap and current', (h) => {
     expect(first.json().workspace.id).toMatch(/^wsp_[0-9A-Z]{26}$/)
   })
 
+  it('answers a cached read with the same bytes as a fresh one, and forgets them when the profile changes', async () => {
+    const person = await h.member()
+    await person.patch('/v1/account/profile', { name: 'Before' }) // empties the access caches
+    const fresh = await person.get('/v1/account/current') // read from the database
+    const cached = await person.get('/v1/account/current') // served from the cache, serialized once
+    expect(cached.statusCode).toBe(200)
+    expect(cached.headers['content-type']).toBe(fresh.headers['content-type'])
+    expect(cached.body).toBe(fresh.body)
+    expect(cached.json().account.name).toBe('Before')
+    expect((await person.patch('/v1/account/profile', { name: 'After' })).statusCode).toBe(200)
+    const changed = await person.get('/v1/account/current')
+    expect(changed.json().account.name).toBe('After')
+    expect(changed.body).toBe(fresh.body.replace('"name":"Before"', '"name":"After"'))
+  })
+
   it('bootstraps without a body', async () => {
     const person = await h.signIn()
     const response = await person.request('POST', '/v1/account/bootstrap')

@@ -1,5 +1,5 @@
 // Account routes: schema, guard, one service call each.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppDeps } from '../../platform/deps.ts'
 import { actorOf } from '../../platform/http/guards.ts'
@@ -9,6 +9,18 @@ import * as schemas from './schemas.ts'
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, bootstrapAccount, currentAccount, replaceAvatar, updateProfile } from './service.ts'
 
 const tags = [TAGS.account]
+const JSON_TYPE = 'application/json; charset=utf-8'
+const serialized = new WeakMap<object, string>()
+
+/**
+ * A cached answer is shared by the requests of its second; so are its bytes: made once by the
+ * route's serializer (its response schema), kept as long as the answer is, sent as they are.
+ */
+function sendSerialized(reply: FastifyReply, answer: object) {
+  let json = serialized.get(answer)
+  if (json === undefined) serialized.set(answer, json = reply.serialize(answer) as string)
+  reply.type(JSON_TYPE).send(json)
+}
 
 export function accountRoutes(base: FastifyInstance, deps: AppDeps) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
@@ -34,7 +46,11 @@ export function accountRoutes(base: FastifyInstance, deps: AppDeps) {
       response: { 200: schemas.CurrentAccountResponse, ...problems(401, 429) },
     },
     config: { access: 'signedIn' },
-  }, (request) => currentAccount(deps, actorOf(request)))
+  }, (request, reply) => {
+    const current = currentAccount(deps, actorOf(request))
+    if (current instanceof Promise) return current
+    sendSerialized(reply, current)
+  })
 
   app.patch('/v1/account/profile', {
     schema: {

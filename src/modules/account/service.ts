@@ -66,11 +66,14 @@ export async function bootstrapAccount(deps: AppDeps, actor: Actor, input: Boots
 type Current = Awaited<ReturnType<typeof readCurrent>>
 const currentCaches = new WeakMap<AppDeps, AccessCache<Current>>()
 
-/** Kept like the actor (auth/access-cache.ts): at most 1 s, and forgotten when access changes. */
-export async function currentAccount(deps: AppDeps, actor: Actor) {
+/**
+ * Kept like the actor (auth/access-cache.ts): at most 1 s, and forgotten when access changes. A
+ * cached answer is returned as it is, not as a promise: Fastify sends it without a microtask.
+ */
+export function currentAccount(deps: AppDeps, actor: Actor): Current | Promise<Current> {
   let cache = currentCaches.get(deps)
   if (!cache) currentCaches.set(deps, cache = deps.accessCaches.create<Current>())
-  return (await cache.remember(actor.accountId, () => readCurrent(deps, actor.accountId)))!
+  return cache.get(actor.accountId) ?? cache.remember(actor.accountId, () => readCurrent(deps, actor.accountId)).then((current) => current!)
 }
 
 /** The account, its active workspace and membership, and all its workspaces: two queries. */

@@ -15,19 +15,20 @@ import { prepared } from '../db/prepared.ts'
 /** 'socket': a WebSocket route that authenticates in its handler and closes with 1008 on failure */
 export type Access = 'public' | 'socket' | 'signedIn' | 'view' | 'edit' | 'manage'
 
+/** Read-only: a resolved actor is shared by the requests its cache entry serves (frozen). */
 export type Membership = {
-  workspaceId: string
-  accessRole: 'owner' | 'admin' | 'member'
-  contentPermission: 'edit' | 'view'
-  jobRole: string | null
+  readonly workspaceId: string
+  readonly accessRole: 'owner' | 'admin' | 'member'
+  readonly contentPermission: 'edit' | 'view'
+  readonly jobRole: string | null
 }
 
 export type Actor = {
-  accountId: string
-  email: string
-  name: string
-  sessionId: string
-  membership: Membership | null
+  readonly accountId: string
+  readonly email: string
+  readonly name: string
+  readonly sessionId: string
+  readonly membership: Membership | null
 }
 
 /**
@@ -36,8 +37,12 @@ export type Actor = {
  */
 export { ACTOR_CACHE_TTL_MS }
 
+type RequestHeaders = Record<string, string | string[] | undefined>
+
 export type ActorResolver = {
-  resolve(headers: Record<string, string | string[] | undefined>, reply?: FastifyReply): Promise<Actor | null>
+  resolve(headers: RequestHeaders, reply?: FastifyReply): Promise<Actor | null>
+  /** What resolve would answer, without a promise, when the cache decides it; undefined when it cannot (resolve then). */
+  cached(headers: RequestHeaders): Actor | null | undefined
 }
 
 type Resolved = { actor: Actor; expiresAt: number; updatedAt: number }
@@ -65,15 +70,16 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
     const resolved: Resolved = {
       expiresAt: new Date(row.expiresAt as string).getTime(),
       updatedAt: new Date(row.updatedAt as string).getTime(),
-      actor: {
+      // Frozen and shared by the requests it serves: a route may not change what others are served.
+      actor: Object.freeze({
         accountId: row.accountId,
         email: row.email,
         name: row.name,
         sessionId: row.sessionId,
         membership: row.workspace_id && row.access_role && row.content_permission
-          ? { workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role }
+          ? Object.freeze({ workspaceId: row.workspace_id, accessRole: row.access_role, contentPermission: row.content_permission, jobRole: row.job_role })
           : null,
-      },
+      }),
     }
     return resolved
   })
@@ -86,15 +92,26 @@ export function createActorResolver(deps: { auth: Auth; db: Db; secret: string; 
       if (!resolved) return null
       const now = Date.now()
       if (resolved.expiresAt <= now) return null
-      if (reply && resolved.updatedAt + SESSION_UPDATE_AGE_SECONDS * 1000 <= now) {
+      if (reply && dueForRefresh(resolved, now)) {
         await refreshSession(deps.auth, headers, reply)
         cache.delete(cookie)
       }
-      // A copy: a route may not change what other requests are served.
-      return { ...resolved.actor, membership: resolved.actor.membership && { ...resolved.actor.membership } }
+      return resolved.actor
+    },
+    cached(headers) {
+      const cookie = readCookie(headers.cookie, cookieName)
+      if (!cookie) return null
+      const resolved = cache.get(cookie)
+      if (!resolved) return undefined
+      const now = Date.now()
+      if (resolved.expiresAt <= now) return null
+      return dueForRefresh(resolved, now) ? undefined : resolved.actor
     },
   }
 }
+
+const dueForRefresh = (resolved: Resolved, now: number) => resolved.updatedAt + SESSION_UPDATE_AGE_SECONDS * 1000 <= now
+
 
 async function refreshSession(auth: Auth, headers: Record<string, string | string[] | undefined>, reply: FastifyReply) {
   const result = await auth.api.getSession({ headers: new Headers({ cookie: String(headers.cookie) }), returnHeaders: true })
@@ -102,11 +119,18 @@ async function refreshSession(auth: Auth, headers: Record<string, string | strin
   if (cookies.length > 0) reply.header('set-cookie', cookies)
 }
 
-function readCookie(header: string | string[] | undefined, name: string): string | undefined {
+/** The first value of cookie `name` in a Cookie header (scanned in place: no array of its parts). */
+export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
   if (typeof header !== 'string') return undefined
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=')
-    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim()
+  let start = 0
+  while (start < header.length) {
+    let end = header.indexOf(';', start)
+    if (end === -1) end = header.length
+    const separator = header.indexOf('=', start)
+    if (separator > start && separator < end && header.slice(start, separator).trim() === name) {
+      return header.slice(separator + 1, end).trim()
+    }
+    start = end + 1
   }
   return undefined
 }

@@ -1,50 +1,94 @@
 // Enforces each route's `config.access`: 401 without a session, 403 without the workspace
 // permission, and refuses cross-site state-changing requests that carry a cookie. The actor is
-// resolved on request; the verdict is applied in preParsing, after the route's rate limit has
-// counted the call, so that failing callers are limited too (and before any body is read).
+// resolved in a global `onRequest` hook (without a promise when it is cached); the verdict is a
+// route's own `onRequest` hook, added after the route's rate limit so that failing callers are
+// counted too (and before any body is read). Routes registered before registerGuards (the OpenAPI
+// document and its /docs page: public GETs) carry no verdict: register routes after it.
 // Resolved actors are cached briefly (auth/actor.ts, auth/access-cache.ts); a change through a route
 // that can alter sessions, accounts or memberships empties every access cache before its answer leaves.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+// All of these are callback hooks decided per route when it is registered: no promise and no
+// `request.routeOptions` (a new object per read) on the way of a request.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Config } from '../../config.ts'
 import type { AccessCaches } from '../auth/access-cache.ts'
 import { createActorResolver, type Actor } from '../auth/actor.ts'
 import { AUTH_BASE_PATH, type Auth } from '../auth/auth.ts'
 import { allows } from '../auth/policy.ts'
+import type { Access } from '../auth/actor.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from './errors.ts'
 import type { Ports } from '../ports.ts'
+import { appendRouteHook } from './route-hooks.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Routes whose changes can revoke a session or change who may do what: sign-out and session
  * revocation (better-auth), the account and its active workspace, memberships and joining. */
 const ACCESS_CHANGING_ROUTES = [AUTH_BASE_PATH + '/', '/v1/account/', '/v1/workspace/', '/v1/invitations/']
+const BEARER = /^Bearer\s+\S/i
 
-export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db; config: Config; secret: string; ports: Ports; accessCaches: AccessCaches }) {
+type GuardDeps = { auth: Auth; db: Db; config: Config; secret: string; ports: Ports; accessCaches: AccessCaches }
+
+export function registerGuards(app: FastifyInstance, deps: GuardDeps) {
   const actors = createActorResolver({ auth: deps.auth, db: deps.db, secret: deps.secret, secureCookies: deps.config.secureCookies, caches: deps.accessCaches })
   const trusted = new Set([deps.config.publicUrl.origin, ...deps.config.trustedOrigins])
   app.decorateRequest('actor', null)
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return
-    if (request.headers.cookie) request.actor = await actors.resolve(request.headers, reply)
-    // Agent tools may be called by a local runner on its owner's behalf (what they prepare still waits for approval).
+
+  // Agent tools may be called by a local runner on its owner's behalf (what they prepare still waits for approval).
+  const withRunner = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
     const authorization = request.headers.authorization
-    if (!request.actor && request.routeOptions.config.runnerAccess && deps.ports.runnerActor && typeof authorization === 'string' && /^Bearer\s+\S/i.test(authorization)) {
-      request.actor = await deps.ports.runnerActor(authorization.replace(/^Bearer\s+/i, '').trim())
+    if (request.actor || !deps.ports.runnerActor || typeof authorization !== 'string' || !BEARER.test(authorization) ||
+      !request.routeOptions.config.runnerAccess) {
+      done()
+      return
+    }
+    deps.ports.runnerActor(authorization.replace(/^Bearer\s+/i, '').trim()).then((actor) => {
+      request.actor = actor
+      done()
+    }, done)
+  }
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) {
+      done()
+      return
+    }
+    if (request.headers.cookie) {
+      const cached = actors.cached(request.headers)
+      if (cached === undefined) {
+        actors.resolve(request.headers, reply).then((actor) => {
+          request.actor = actor
+          withRunner(request, done)
+        }, done)
+        return
+      }
+      request.actor = cached
+    }
+    withRunner(request, done)
+  })
+
+  app.addHook('onRoute', (route) => {
+    const verdict = verdictFor(route.config?.access ?? 'signedIn', !route.url.startsWith(AUTH_BASE_PATH), trusted)
+    appendRouteHook(route, 'onRequest', verdict)
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.some((method) => !SAFE_METHODS.has(method)) && ACCESS_CHANGING_ROUTES.some((prefix) => route.url.startsWith(prefix))) {
+      // onSend runs once the handler's transaction has committed and before the caller sees the answer.
+      const forget = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+        if (!SAFE_METHODS.has(request.method)) deps.accessCaches.forgetAll()
+        done(null, payload)
+      }
+      appendRouteHook(route, 'onSend', forget)
     }
   })
-  // onSend runs once the handler's transaction has committed and before the caller sees the answer.
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (!SAFE_METHODS.has(request.method) && changesAccess(request.routeOptions.url)) deps.accessCaches.forgetAll()
-    done(null, payload)
-  })
-  app.addHook('preParsing', async (request) => {
-    if (request.is404) return
-    const access = request.routeOptions.config.access ?? 'signedIn'
-    if (!request.url.startsWith(AUTH_BASE_PATH)) refuseCrossSite(request, trusted)
-    if (access === 'public') return
+}
+
+/** The route's `onRequest` check of its access rule. */
+function verdictFor(access: Access, checkSite: boolean, trusted: Set<string>) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (checkSite) refuseCrossSite(request, trusted)
+    if (access === 'public') return done()
     // A WebSocket upgrade is refused by closing with 1008 in the handler; a plain HTTP call to the
     // same route gets the usual 401.
-    if (access === 'socket' && request.headers.upgrade?.toLowerCase() === 'websocket') return
+    if (access === 'socket' && request.headers.upgrade?.toLowerCase() === 'websocket') return done()
     const actor = request.actor
     if (!actor) throw new AppError('unauthenticated', 'Sign in first: this route needs a valid session.')
     if (access === 'socket') {
@@ -52,7 +96,7 @@ export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db;
         headers: { upgrade: 'websocket' },
       })
     }
-    if (access === 'signedIn') return
+    if (access === 'signedIn') return done()
     if (!actor.membership) {
       throw new AppError('no_workspace', 'No active workspace: call POST /v1/account/bootstrap first.')
     }
@@ -61,11 +105,8 @@ export function registerGuards(app: FastifyInstance, deps: { auth: Auth; db: Db;
         ? 'Only workspace owners and admins may do this.'
         : 'Your content permission is view: you may read and comment, not change content.')
     }
-  })
-}
-
-function changesAccess(route: string | undefined) {
-  return route !== undefined && ACCESS_CHANGING_ROUTES.some((prefix) => route.startsWith(prefix))
+    done()
+  }
 }
 
 function refuseCrossSite(request: FastifyRequest, trusted: Set<string>) {

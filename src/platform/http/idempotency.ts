@@ -5,11 +5,12 @@
 // and replayed for 24 h with `Idempotent-Replayed: true`. Another body → 422; the same key while
 // the first is still running → 409. The primary key makes concurrent duplicates run exactly once.
 import canonicalize from 'canonicalize'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Database } from '../db/index.ts'
 import { isUniqueViolation } from '../db/dialect.ts'
 import { nowIso, sha256Hex } from '../ids.ts'
 import { AppError } from './errors.ts'
+import { appendRouteHook } from './route-hooks.ts'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
@@ -29,8 +30,16 @@ function routeScope(request: FastifyRequest) {
 export function registerIdempotency(app: FastifyInstance, database: Database) {
   const { db } = database
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent || !request.actor) return
+  // Only the routes with `config.idempotent` get these hooks (as they are registered): the others
+  // pay nothing per request.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return
+    appendRouteHook(route, 'preHandler', reserveKey)
+    appendRouteHook(route, 'onSend', storeAnswer)
+  })
+
+  async function reserveKey(request: FastifyRequest, reply: FastifyReply) {
+    if (!request.actor) return
     const key = request.headers['idempotency-key']
     if (key === undefined) return
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
@@ -56,9 +65,9 @@ export function registerIdempotency(app: FastifyInstance, database: Database) {
     return reply.code(stored.status_code ?? 200).header('idempotent-replayed', 'true')
       .type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string)
       .send(stored.response_body ?? '')
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const scope = reservations.get(request)
     if (!scope) return payload
     reservations.delete(request)
@@ -73,7 +82,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database) {
       .where('account_id', '=', scope.account_id).where('method', '=', scope.method)
       .where('route', '=', scope.route).where('key', '=', scope.key).execute()
     return payload
-  })
+  }
 
   /** Inserts an in-flight row and returns undefined, or returns the row that already holds the key. */
   async function reserve(scope: Reservation, fingerprint: string) {
