@@ -140,8 +140,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   registerProblemHandlers(app)
   registerWellFormedInput(app)
   await registerOpenApi(app, config)
-  // A route's rate limit counts before its guard's verdict (both add their hook as the route is registered).
-  registerRateLimit(app, config)
+  // A route's rate limit counts before its guard's verdict (both add their hook as the route is
+  // registered, in this order; the actor they key on is resolved by a global hook, before both).
+  await registerRateLimit(app, config)
   registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports, accessCaches: deps.accessCaches })
   registerIdempotency(app, database)
   await app.register(formbody)

@@ -1,6 +1,5 @@
 // What Confer adds to Fastify's request and route config.
 import type { Actor, Access } from '../auth/actor.ts'
-import type { RouteRateLimit } from './rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,8 +9,6 @@ declare module 'fastify' {
     idempotent?: boolean
     /** a local runner's bearer token may stand in for its owner's session (agent tools; ports.runnerActor) */
     runnerAccess?: boolean
-    /** false: not rate limited; an object: the route's own counter (http/rate-limit.ts) */
-    rateLimit?: RouteRateLimit | false
   }
   interface FastifyRequest {
     actor: Actor | null
