@@ -3,7 +3,7 @@
 // questions of test/fixtures/answers. An answerable question counts when the engine answers and a
 // cited source is (or rests on) a segment its label names; an unanswerable one when the engine
 // says no-evidence. Figures per split; each held-out split was written before the engine saw it
-// (held-out-2, -3 and -4, over the meetings of test/fixtures/answers/meetings, each sealed by its .sha256).
+// (held-out-2 to -5, over the meetings of test/fixtures/answers/meetings, each sealed by its .sha256).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -22,7 +22,7 @@ const splitNames = () => readdirSync(directory).filter((name) => /^(development|
   .sort((a, b) => (a === 'development' ? -1 : b === 'development' ? 1 : Number(a.slice(9) || 1) - Number(b.slice(9) || 1)))
 export const loadQuestionSets = (): QuestionSet[] => splitNames()
   .map((split) => JSON.parse(readFileSync(path.join(directory, `${split}.json`), 'utf8')) as QuestionSet)
-/** Meetings written for the second and third held-out batches (not labelled for extraction, so not in test/fixtures/meetings). */
+/** Meetings written for the second to fifth held-out batches (not labelled for extraction, so not in test/fixtures/meetings). */
 const answerMeetings = () => loadMeetingFixtures(path.join(directory, 'meetings'))
 
 const segmentId = (label: string) => `seg_eval_${label.replace(/[^a-z0-9]+/gi, '_')}`
