@@ -13,8 +13,11 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   development: { answerable: 0.96, unanswerable: 0.91 },
   'held-out': { answerable: 0.95, unanswerable: 0.91 },
   'held-out-2': { answerable: 0.88, unanswerable: 0.74 },
-  'held-out-3': { answerable: 0.6, unanswerable: 0.99 },
+  // 18/33 and 10/11 since the twelve meetings sealed with held-out-5 joined as distractors (was 20/33, 11/11)
+  'held-out-3': { answerable: 0.54, unanswerable: 0.9 },
   'held-out-4': { answerable: 0.54, unanswerable: 0.69 },
+  // its first and only unseen run (commit 38a46ce): 11/33 = 0.33, 11/13 = 0.85
+  'held-out-5': { answerable: 0.32, unanswerable: 0.84 },
 }
 
 describe('answer quality on the labelled questions', () => {
