@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http'
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
-import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
 
 test.describe('billing, runners and integrations screens', () => {
   const served = serveWithMail('sqlite')
@@ -28,10 +28,8 @@ test.describe('billing, runners and integrations screens', () => {
 
   test('billing off, a pairing grant, connections, a runner task and an approved webhook delivery', async ({ browser }) => {
     test.setTimeout(90_000)
-    const { server, mail } = served
-    const context = await browser.newContext()
-    const cookie = await signInContext(context, server, mail, uniqueEmail('groups-a'))
-    await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'groups-a')
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
     const page = await context.newPage()
 

@@ -4,17 +4,15 @@
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
 
 test.describe('memory and voice', () => {
   const served = serveWithMail('sqlite')
 
   test('a conflict is seen and settled, a question gets a cited answer, the voice page opens', async ({ browser }) => {
-    const { server, mail } = served
+    const { server } = served
     test.setTimeout(90_000)
-    const context = await browser.newContext()
-    const cookie = await signInContext(context, server, mail, uniqueEmail('groups-b'))
-    await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+    const { context, cookie } = await workspaceContext(browser, served, 'groups-b')
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Website relaunch' })
 
     /** A meeting of the project, its lines sent as transcript segments; lines 1 and 2 are its decisions. */

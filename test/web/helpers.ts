@@ -1,9 +1,9 @@
 // Helpers of the browser tests: accounts, the accessibility scan, screenshots for the README.
 import path from 'node:path'
 import { AxeBuilder } from '@axe-core/playwright'
-import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import type { TestDatabaseKind } from '../databases.ts'
-import { signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
+import { callJson, signInOverHttp, startMailCatcher, startServer, type MailCatcher, type RunningServer } from '../e2e/server.ts'
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`
 
@@ -18,6 +18,14 @@ export async function signInContext(context: BrowserContext, server: RunningServ
   const [name, ...value] = cookie.split('=')
   await context.addCookies([{ name: name!, value: value.join('='), url: server.baseUrl, httpOnly: true, sameSite: 'Lax' }])
   return cookie
+}
+
+/** A new browser context signed in as a fresh account (`label` names its email) with a workspace of its own. */
+export async function workspaceContext(browser: Browser, served: Served, label: string): Promise<{ context: BrowserContext; cookie: string }> {
+  const context = await browser.newContext()
+  const cookie = await signInContext(context, served.server, served.mail, uniqueEmail(label))
+  await callJson(served.server, 'POST', '/v1/account/bootstrap', cookie, {})
+  return { context, cookie }
 }
 
 /** axe-core finds no WCAG 2 A/AA violation on the page as it is now. */
@@ -46,7 +54,9 @@ export async function startWebServer(kind: TestDatabaseKind, env: Record<string,
 }
 
 /** A mail sink and the real server (its `SMTP_URL` pointed at the sink) for the enclosing describe block: started in its beforeAll, stopped in its afterAll. Read `server` and `mail` inside the tests. */
-export function serveWithMail(kind: TestDatabaseKind, env: Record<string, string> = {}): { readonly server: RunningServer; readonly mail: MailCatcher } {
+export type Served = { readonly server: RunningServer; readonly mail: MailCatcher }
+
+export function serveWithMail(kind: TestDatabaseKind, env: Record<string, string> = {}): Served {
   const served = {} as { server: RunningServer; mail: MailCatcher }
   test.beforeAll(async () => {
     served.mail = await startMailCatcher()

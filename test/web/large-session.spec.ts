@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
+import { expectAccessible, serveWithMail, uniqueEmail, workspaceContext } from './helpers.ts'
 
 const SEGMENTS = 1000
 const WORK_OBJECTS = 100
@@ -14,10 +14,8 @@ test.describe('a large session', () => {
   const served = serveWithMail('sqlite')
 
   test(`${SEGMENTS} segments and ${WORK_OBJECTS} work objects: virtualized, searchable, scrollable to the end`, async ({ browser }) => {
-    const { server, mail } = served
-    const context = await browser.newContext()
-    const cookie = await signInContext(context, server, mail, uniqueEmail('large'))
-    await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'large')
     const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Quarterly review' })
     const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
     await socket.waitFor((message) => message.type === 'hello')
@@ -91,10 +89,8 @@ test.describe('a large session', () => {
   })
 
   test('system audio is said plainly when the shared screen has none; a share link stopped says so; phone width', async ({ browser }) => {
-    const { server, mail } = served
-    const context = await browser.newContext()
-    const cookie = await signInContext(context, server, mail, uniqueEmail('parts'))
-    await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'parts')
     const page = await context.newPage()
     // Microphone and system audio, sharing what gives no audio (a whole screen on Linux, a window):
     // Chromium's fake capture has an audio track, so the page's getDisplayMedia drops it.

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test'
 import { databaseKinds } from '../databases.ts'
 import { callJson } from '../e2e/server.ts'
 import { wordErrorRate } from '../speech.ts'
-import { serveWithMail, signInContext, uniqueEmail } from './helpers.ts'
+import { serveWithMail, workspaceContext } from './helpers.ts'
 import { MEETING } from './meeting.ts'
 
 for (const kind of databaseKinds) {
@@ -14,10 +14,8 @@ for (const kind of databaseKinds) {
     const served = serveWithMail(kind, { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })
 
     test('every chunk arrives exactly once and the transcript is whole', async ({ browser }) => {
-      const { server, mail } = served
-      const context = await browser.newContext()
-      const cookie = await signInContext(context, server, mail, uniqueEmail('offline'))
-      await callJson(server, 'POST', '/v1/account/bootstrap', cookie, {})
+      const { server } = served
+      const { context, cookie } = await workspaceContext(browser, served, 'offline')
       const page = await context.newPage()
       const sent = new Set<string>()
       page.on('request', (request) => {
