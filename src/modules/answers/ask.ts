@@ -101,6 +101,9 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
     for (const token of tokenize(segment.text)) words.add(token)
     meetings.set(segment.session_id, words)
   }
+  // The turn after each segment read (the neighbourhood of another hit may hold it).
+  const following = new Map<string, { id: string; text: string }>()
+  for (const { segments: around } of neighbourhoods) around.forEach((segment, index) => around[index + 1] && following.set(segment.id, around[index + 1]!))
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
     const titleWords = new Set(tokenize(titles.get(centre.session_id) ?? ''))
@@ -114,6 +117,10 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
       const sentences = splitSentences(segment.text)
       const pointsBack = previous !== undefined && POINTS_BACK.test(sentences[0]?.trim() ?? '')
       const asked = question || pointsBack ? new Set(tokenize(previous!.text)) : undefined
+      // The turn after it, and when that turn asks about it, the reply: the discussion may settle there (ranking.ts, settle).
+      const next = following.get(segment.id)
+      const then = next && /[?？]\s*$/.test(next.text) ? following.get(next.id) : undefined
+      const turnsAfter = [next?.id, then?.id].filter((id): id is string => id !== undefined)
       // A sentence pointing back ("…should be about that.", 这个…) is read with the one before it.
       for (const [at, sentence] of withAntecedents(sentences).entries()) {
         unit(sentence, { kind: 'segment', id: segment.id, quote: sentence, sessionId: segment.session_id, startMs: segment.start_ms })
@@ -123,6 +130,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
         units.at(-1)!.vectorText = question ? `${previous!.text} ${segment.text}` : segment.text
         if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
+        units.at(-1)!.followedBy = turnsAfter
       }
     })
   }

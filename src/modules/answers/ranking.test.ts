@@ -60,4 +60,17 @@ describe('answer ranking', () => {
     const [best] = rank('下半年有几个招聘名额？', [unit('今天主要定一下下半年的招聘计划。'), unit('人力那边给我们的名额是五个。', { context: new Set(['下半', '半年', '招聘']) })])
     expect(best!.text).toBe('人力那边给我们的名额是五个。')
   })
+
+  it('answers how a discussion ended with the turn that settled it, not the one that set it up', () => {
+    const turns = () => [
+      unit('Governing law for the reseller deal: they proposed Delaware, we usually do New York.', { source: { kind: 'segment', id: 's15', quote: '' }, followedBy: ['s17'] }),
+      unit('Okay, Delaware then.', { source: { kind: 'segment', id: 's17', quote: '' }, before: new Set(['govern', 'law', 'resel', 'deal', 'propos', 'delawar', 'usual', 'new', 'york']) }),
+    ]
+    const [settled] = rank('Which governing law did we end up with for the reseller deal?', turns())
+    expect(settled!.source.id).toBe('s17')
+    expect(chooseExtractive([settled!])).toHaveLength(1)
+    // …and a question about the setup keeps it.
+    const [proposed] = rank('Which governing law did they propose for the reseller deal?', turns())
+    expect(proposed!.source.id).toBe('s15')
+  })
 })

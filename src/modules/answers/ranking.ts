@@ -57,6 +57,8 @@ export type Unit = {
   vectorText?: string
   /** cosine of the learned vectors of the question and of the passage's segment (a reply: with its question) */
   semantic?: number
+  /** a segment: the turn after it, and when that turn asks a question, the reply to it (settle) */
+  followedBy?: string[]
   /** the score before the learned similarity's share (rescore) */
   lexicalScore?: number
 }
@@ -239,7 +241,43 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     if (OPENER.test(unit.text)) unit.lexicalScore -= 0.3
     else if (isQuestion(unit.text)) unit.lexicalScore -= 0.15
   }
+  settle(question, units)
   return rescore(units, tuning)
+}
+
+/** A following turn still speaks of the subject when its coverage is this share of the setup's or more. */
+const SETTLE_SHARE = 0.75
+/** …and then ranks just above the setup, with this share of its coverage (0.9: as a reply reads its question). */
+const SETTLE_COVERAGE = 0.9
+const SETTLE_MARGIN = 0.01
+/** Questions asking how a discussion ended: its last word on the subject answers them. */
+const OUTCOME = /\b(end up|ended up|in the end|finally|settle|settled|decide|decided|go with|went with)\b|最后|最终|定了/i
+/**
+ * A turn that sets a subject up is often followed by the turn that settles it ("They proposed
+ * Delaware, we usually do New York." / "Does it matter much?" / "Not really. I'd rather give them
+ * Delaware…"): it holds the question's words, the answer holds the new information. When the turn
+ * after a passage (or the reply to a question asked right after it) still speaks of its subject and
+ * says what the question asks for better than it does (or as well, when the question asks how it
+ * ended), that turn ranks just above the passage. One step, from the scores as ranked: a chain of
+ * turns does not pass a score along.
+ */
+function settle(question: string, units: Unit[]): void {
+  const bySegment = new Map<string, Unit[]>()
+  for (const unit of units) if (unit.source.kind === 'segment') bySegment.set(unit.source.id, [...(bySegment.get(unit.source.id) ?? []), unit])
+  const fit = new Map(units.map((unit) => [unit, fits(question, unit)]))
+  const ranked = new Map(units.map((unit) => [unit, { score: unit.lexicalScore!, coverage: unit.coverage }]))
+  const outcome = OUTCOME.test(question)
+  for (const unit of units) {
+    if (!unit.followedBy?.length || unit.mismatch) continue
+    const setup = ranked.get(unit)!
+    for (const next of unit.followedBy.flatMap((id) => bySegment.get(id) ?? [])) {
+      if (next.mismatch || isQuestion(next.text) || ranked.get(next)!.coverage < SETTLE_SHARE * setup.coverage) continue
+      const better = fit.get(next)! > fit.get(unit)! || (outcome && fit.get(next)! >= fit.get(unit)!)
+      if (!better || next.lexicalScore! >= setup.score + SETTLE_MARGIN) continue
+      next.lexicalScore = setup.score + SETTLE_MARGIN
+      next.coverage = Math.max(next.coverage, SETTLE_COVERAGE * setup.coverage)
+    }
+  }
 }
 
 /** The final score (lexical, plus the learned similarity's share), best first. */
