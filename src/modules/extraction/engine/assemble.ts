@@ -114,7 +114,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     }
     if (!candidate) return confirmed ?? carryDueDate(clause, state)
     // "That's settled then", "确定了": agreement with nothing new to record.
-    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) return confirmed
+    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) {
+      // "Let's do that." with nothing to attach to: the next statement says what was agreed.
+      if (!confirmed) state.isAgreementPending = true
+      return confirmed
+    }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
     if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
       // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
@@ -122,6 +126,12 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       if (proposed && overlapCoefficient(candidate.topic, proposed.topic) > 0) {
         merge(proposed, candidate, state)
         return proposed
+      }
+      // "Agreed. So we go with the built-in one.": the yes just confirmed a decision; this restates it.
+      const agreedTo = state.lastTouched
+      if (state.wasAgreeing && agreedTo?.kind === 'decision' && agreedTo.lastSegmentIndex === state.index && !candidate.addition && !candidate.revision) {
+        merge(agreedTo, candidate, state)
+        return agreedTo
       }
     }
     if (candidate.kind === 'question' && candidate.referring) {
