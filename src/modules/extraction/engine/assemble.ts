@@ -18,8 +18,12 @@ const REQUEST_TAKES_OPEN = 0.5
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
+  /** The turn (consecutive segments of one speaker: a recognizer writes one per sentence). */
   index: number
+  /** The segment being read within the turn, and its position among all segments. */
   segment: TranscriptSegmentInput
+  position: number
+  isRecap: boolean
   speaker: Person
   language: Language
   cues: CueSet
@@ -35,25 +39,39 @@ type SegmentState = {
   isAgreementPending: boolean
 }
 
-export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate): Assembly {
+export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate, turnOf: number[] = segments.map((_, index) => index)): Assembly {
   const drafts: Draft[] = []
   const nearDuplicates: NearDuplicate[] = []
+  /** The speaker of each turn. */
   const speakers: Person[] = []
+  let state: SegmentState | undefined
 
-  segments.forEach((segment, index) => {
+  segments.forEach((segment, position) => {
     // Speech engines spell out "let us", which reads as an invitation ("let's"), not "allow us" (but "let us know").
     const text = segment.text.replace(/[’‘]/g, "'").replace(/\b([Ll])et us\b(?!\s+know\b)/g, "$1et's")
     const language = detectLanguage(text, segment.language)
-    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
-    speakers.push(state.speaker)
-    let isRecap = false
+    const index = turnOf[position] ?? position
+    if (state && state.index === index && state.language === language) {
+      state.segment = segment
+      state.position = position
+    } else {
+      state = { index, segment, position, isRecap: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
+      speakers[index] = state.speaker
+    }
+    readSegment(state, text)
+  })
+  return { drafts, nearDuplicates }
+
+  function readSegment(state: SegmentState, text: string): void {
+    const { segment } = state
     splitSentences(text).forEach((sentence, sentenceIndex) => {
       let body = sentence
       const recap = state.cues.recap.exec(sentence)
       if (recap) {
-        isRecap = true
+        state.isRecap = true
         body = sentence.slice(recap.index + recap[0].length)
       }
+      const isRecap = state.isRecap
       const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
       const clauses = isRecap
         ? recapClauses(body, state.cues, people)
@@ -87,8 +105,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         state.previousClause = clause
       })
     })
-  })
-  return { drafts, nearDuplicates }
+  }
 
   function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
     const candidate = signals.candidate
@@ -305,7 +322,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       draft.contextTitle = antecedent.kind === 'action' ? undefined : titleOf(antecedent)
       return draft
     }
-    const context = state.previousClause ?? segments[state.index - 1]?.text
+    const context = state.previousClause ?? segments[state.position - 1]?.text
     if (context) draft.contextTitle = `${candidate.title}: ${truncate(context.trim().replace(/[。.!！?？]+$/u, ''), 70)}`
     draft.hasUnresolvedReference = !state.previousClause
     return draft
