@@ -24,6 +24,8 @@ type SegmentState = {
   segment: TranscriptSegmentInput
   position: number
   isRecap: boolean
+  /** The last sentence was only a recap's opening ("To recap:"). */
+  isRecapHeader: boolean
   speaker: Person
   language: Language
   cues: CueSet
@@ -54,8 +56,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     if (state && state.index === index && state.language === language) {
       state.segment = segment
       state.position = position
+      // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
+      state.isRecap = state.isRecapHeader
+      state.lastCreated = undefined
     } else {
-      state = { index, segment, position, isRecap: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
+      state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
       speakers[index] = state.speaker
     }
     readSegment(state, text)
@@ -67,9 +72,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     splitSentences(text).forEach((sentence, sentenceIndex) => {
       let body = sentence
       const recap = state.cues.recap.exec(sentence)
+      state.isRecapHeader = false
       if (recap) {
         state.isRecap = true
         body = sentence.slice(recap.index + recap[0].length)
+        state.isRecapHeader = !/[\p{L}\p{N}]/u.test(body)
       }
       const isRecap = state.isRecap
       const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
