@@ -28,8 +28,12 @@ export function extractItems(input: ExtractionInput): ExtractionResult {
   const people = buildPeople(input)
   const turnOf = turnIndexes(segments)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
-  // Each turn's first segment: what the next speaker said first ("mentions" count turns).
-  const turns = segments.filter((_, index) => index === 0 || turnOf[index] !== turnOf[index - 1])
+  // Each turn as one segment (its first one's id, speaker and language; all its words): mentions count turns.
+  const turns: TranscriptSegmentInput[] = []
+  segments.forEach((segment, index) => {
+    if (index > 0 && turnOf[index] === turnOf[index - 1]) turns[turns.length - 1]!.text += ` ${segment.text}`
+    else turns.push({ ...segment })
+  })
   drafts.push(...drafts.filter((draft) => isUnansweredSolicitation(draft, turns, people)).map(reopenAsQuestion))
   const keyOf = new Map(drafts.map((draft) => [draft, itemKey(draft)]))
   const heardIn = heardBySegment(segments)
@@ -145,7 +149,9 @@ function replyTo(draft: Draft, turns: TranscriptSegmentInput[], people: People):
     const segment = turns[index]!
     const speaker = speakerOf(people, segment)
     if (!isKnown(speaker) || samePerson(speaker, asked.speaker)) continue
-    const reply = splitSentences(segment.text)[0] ?? ''
+    // "Good question. I don't know yet.": a short first sentence is read with the next one.
+    const [first = '', second = ''] = splitSentences(segment.text)
+    const reply = first.split(/\s+/).length <= 3 ? `${first} ${second}` : first
     const cues = cuesFor(detectLanguage(reply, segment.language))
     const normalized = cues.language === 'en' ? reply.replace(/[’‘]/g, "'").toLowerCase() : reply
     return { defers: cues.deferral.test(normalized) }
