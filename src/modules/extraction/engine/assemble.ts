@@ -24,7 +24,7 @@ type SegmentState = {
   segment: TranscriptSegmentInput
   position: number
   isRecap: boolean
-  /** The last sentence was only a recap's opening ("To recap:"). */
+  /** The turn announced a recap in a sentence of its own ("Okay, so recap."): its sentences are the recap. */
   isRecapHeader: boolean
   speaker: Person
   language: Language
@@ -72,11 +72,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     splitSentences(text).forEach((sentence, sentenceIndex) => {
       let body = sentence
       const recap = state.cues.recap.exec(sentence)
-      state.isRecapHeader = false
       if (recap) {
         state.isRecap = true
         body = sentence.slice(recap.index + recap[0].length)
-        state.isRecapHeader = !/[\p{L}\p{N}]/u.test(body)
+        state.isRecapHeader ||= !/[\p{L}\p{N}]/u.test(body)
       }
       const isRecap = state.isRecap
       const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
