@@ -143,6 +143,12 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return confirmed
     }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    // "Fine, all queue configs then." settles the choice just discussed: the same decision.
+    const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
+    if (settled) {
+      merge(settled, candidate, state)
+      return settled
+    }
     if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
       // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
       const proposed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
