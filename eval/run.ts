@@ -38,7 +38,8 @@ if (process.argv.includes('--answers')) {
   else await evaluateAnswers({ verbose, sentenceModel, ...(only ? { only } : {}) })
   process.exit(0)
 }
-const { report, splits, meetings: all } = evaluateExtractive()
+// `--as-recognized`: the English meetings in the form a recognizer writes (no commas, a segment per sentence).
+const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized') })
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {
   for (const { fixture, score } of meetings) {
