@@ -4,28 +4,12 @@
 import { describe, expect, it } from 'vitest'
 import { loadMeetingFixtures } from '../../../../test/fixtures/meetings.ts'
 import { extractItems } from './extractive.ts'
-import { splitSentences } from './text.ts'
-import { meeting } from './testing.ts'
+import { asRecognized, meeting } from './testing.ts'
 import { DEFAULT_QUALITY_GATE, type ExtractionInput } from './types.ts'
 
 const visible = (input: ExtractionInput) => extractItems(input).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
 
-/** As pocketsphinx and Confer's punctuation write it: a segment per sentence, no commas, capital first letter. */
-function recognized(input: ExtractionInput): ExtractionInput {
-  const segments = input.segments.flatMap((segment) => {
-    const sentences = splitSentences(segment.text)
-    const length = (segment.endMs - segment.startMs) / Math.max(1, sentences.length)
-    return sentences.map((sentence, index) => {
-      const words = sentence.toLowerCase().replace(/[,;:"“”—…]/g, '').replace(/\s+/g, ' ').trim()
-      return {
-        ...segment, id: `${segment.id}.${index}`, confidence: 0.8,
-        text: words.charAt(0).toUpperCase() + words.slice(1),
-        startMs: Math.round(segment.startMs + index * length), endMs: Math.round(segment.startMs + (index + 1) * length - 100),
-      }
-    })
-  })
-  return { ...input, segments }
-}
+const recognized = (input: ExtractionInput) => asRecognized(input)
 
 describe('extractive engine, recognized speech', () => {
   it('keeps the keys of items already found while a recognized transcript grows', () => {
