@@ -7,7 +7,7 @@ import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
-import { isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
+import { findAddressedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
 import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
 import type { ItemKind, TranscriptSegmentInput } from './types.ts'
@@ -24,6 +24,8 @@ type SegmentState = {
   segment: TranscriptSegmentInput
   position: number
   isRecap: boolean
+  /** The turn's last sentence was only a name ("Chris."): the next one is said to that person. */
+  vocative?: string
   /** The turn announced a recap in a sentence of its own ("Okay, so recap."): its sentences are the recap. */
   isRecapHeader: boolean
   speaker: Person
@@ -78,14 +80,16 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         state.isRecapHeader ||= !/[\p{L}\p{N}]/u.test(body)
       }
       const isRecap = state.isRecap
-      const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+      const addressed = state.vocative ? `${state.vocative}, ${sentence}` : sentence
+      state.vocative = isOnlyName(sentence) ? sentence.replace(/[.!?。！？]+$/u, '').trim() : undefined
+      const splitContext: ClauseContext = { cues: state.cues, people, sentence: addressed, isRecap, today }
       const clauses = isRecap
         ? recapClauses(body, state.cues, people)
         : joinConditions(body.split(state.cues.clauseSplit).flatMap((piece) => clausesByKind(piece, splitContext)), state.cues)
       state.sentence = sentence
       clauses.forEach((clause, clauseIndex) => {
         if (!clause.trim()) return
-        const context: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+        const context: ClauseContext = { cues: state.cues, people, sentence: addressed, isRecap, today }
         const signals = classifyClause(clause, context)
         const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
         if (state.isAgreementPending && !signals.candidate && !signals.confirmation) {
@@ -176,6 +180,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  function isOnlyName(sentence: string): boolean {
+    return sentence.trim().split(/\s+/).length <= 2 && findAddressedPerson(people, sentence) !== undefined
   }
 
   /** The previous segment, someone else's, asked for a choice or a rule ("should we…?", "要不要…？"). */
@@ -295,7 +303,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const previous = state.lastTouched
     if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && previous.mentions[previous.mentions.length - 1]?.referring
       && !candidate.addition && !candidate.isRecap
-      && (!owner || !previous.owner || samePerson(owner, previous.owner)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
+      && (!owner || !previous.owner || samePerson(owner, previous.owner) || tookIt(previous, state)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
       merge(previous, candidate, state)
       if (owner && !previous.owner) previous.owner = owner
       return previous
@@ -319,6 +327,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       }
     }
     return dedupeOrCreate(candidate, anchor, state, owner)
+  }
+
+  /** This speaker just said yes to the request (the owner may be the person it named: "Speaker 3" answering for Lucy). */
+  function tookIt(draft: Draft, state: SegmentState): boolean {
+    return draft.isAccepted && samePerson(draft.mentions[draft.mentions.length - 1]?.speaker, state.speaker)
   }
 
   /** "I'll do it" with nothing open: the item is what was just said; ask when that is unclear. */

@@ -113,7 +113,8 @@ export function findAddressedPerson(people: People, text: string): Person | unde
     const match = pattern.exec(latin ? lower : text)
     if (!match) continue
     const after = (latin ? lower : text).slice(match.index + alias.length)
-    if (latin ? /^\s*(?:[,?]|$)/.test(after) : /^(?:[，,？?]|你)/.test(after)) return person
+    // Spoken without the comma: "Lucy could you start a doc".
+    if (latin ? /^\s*(?:[,?.!]|$)|^\s+(?:can|could|would|will) you\b/.test(after) : /^(?:[，,？?]|你)/.test(after)) return person
   }
   return undefined
 }
