@@ -38,6 +38,15 @@ describe('extractive engine, recognized speech', () => {
     expect(actions[1]).toMatchObject({ ownerName: 'Bob Lee', sourceSegmentIds: ['s3.2'] })
   })
 
+  it('takes a name said as its own sentence as the person the next request is for', () => {
+    const actions = visible(recognized(meeting([
+      ['bob', "I'll set up the proof of concept this week."],
+      ['alice', 'Great. Chris. Can you estimate the monthly cost once it is done?'],
+      ['chris', 'Sure.'],
+    ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }, { speakerId: 'chris', name: 'Chris Wong' }] }))).filter((item) => item.kind === 'action')
+    expect(actions.map((action) => [action.ownerName, action.sourceSegmentIds])).toEqual([['Bob Lee', ['s1.0']], ['Chris Wong', ['s2.2', 's3.0']]])
+  })
+
   it('still hears a commitment whose "I" the recognizer lost, and not in a question', () => {
     const items = visible(recognized(meeting([
       ['alice', 'Is the badge reader in the budget?'],
