@@ -233,7 +233,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && answersFor(draft, state.speaker)
       && draft.lastSegmentIndex < state.index && draft.lastSegmentIndex >= state.index - 2)
     if (!pending) return undefined
-    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending
+    // "Already drafted it. I'll roll it out tomorrow.": what came before the yes said nothing of its own.
+    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending || state.lastTouched === undefined
     const takesIt = signals.acceptance || (candidate?.kind === 'action' && candidate.owner.mode === 'speaker' && !candidate.addition)
     if (!isFirstClause || !takesIt) return undefined
     pending.isAccepted = true
