@@ -60,7 +60,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       state.position = position
       // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
       state.isRecap = state.isRecapHeader
-      state.lastCreated = undefined
+      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"); other items do not.
+      if (state.lastCreated?.kind !== 'question') state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
       speakers[index] = state.speaker

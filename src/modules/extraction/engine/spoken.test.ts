@@ -47,6 +47,11 @@ describe('extractive engine, recognized speech', () => {
     expect(actions.map((action) => [action.ownerName, action.sourceSegmentIds])).toEqual([['Bob Lee', ['s1.0']], ['Chris Wong', ['s2.2', 's3.0']]])
   })
 
+  it('keeps a question raised over two sentences one item', () => {
+    const items = visible(recognized(meeting([['alice', "Just flagging, the retry logic still has no backoff. If this happens again it'll be the same pile-up."]])))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds])).toEqual([['question', ['s1.0', 's1.1']]])
+  })
+
   it('still hears a commitment whose "I" the recognizer lost, and not in a question', () => {
     const items = visible(recognized(meeting([
       ['alice', 'Is the badge reader in the budget?'],
@@ -79,7 +84,8 @@ describe('extractive engine, results, questions and decisions without their usua
   })
 
   it('hears a question asked without a question word or mark', () => {
-    for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now."]) {
+    for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
+      "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
       expect(visible(meeting([['alice', text]])).map((item) => item.kind), text).toEqual(['question'])
     }
   })
