@@ -47,6 +47,11 @@ describe('extractive engine, recognized speech', () => {
     expect(actions.map((action) => [action.ownerName, action.sourceSegmentIds])).toEqual([['Bob Lee', ['s1.0']], ['Chris Wong', ['s2.2', 's3.0']]])
   })
 
+  it('does not take a recognized sentence\'s capitalized first word for a person who takes work', () => {
+    const items = visible(recognized(meeting([['alice', "Who's going to own the merging?"], ['alice', 'Here is going to an emerging.']])))
+    expect(items.map((item) => [item.kind, item.ownerName, item.sourceSegmentIds])).toEqual([['action', undefined, ['s1.0']]])
+  })
+
   it('keeps a question raised over two sentences one item', () => {
     const items = visible(recognized(meeting([['alice', "Just flagging, the retry logic still has no backoff. If this happens again it'll be the same pile-up."]])))
     expect(items.map((item) => [item.kind, item.sourceSegmentIds])).toEqual([['question', ['s1.0', 's1.1']]])
