@@ -3,19 +3,27 @@
 import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
 import { scoreMeeting, summarize, type EvaluationReport, type MeetingScore } from '../src/modules/extraction/engine/evaluation.ts'
 import { extractItems } from '../src/modules/extraction/engine/extractive.ts'
+import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
 import { itemKinds } from '../src/modules/extraction/engine/types.ts'
 
 export type SplitReport = { split: string; meetingCount: number; report: EvaluationReport }
 
-export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures()): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
+/**
+ * `recognized`: each English meeting read as a recognizer writes it (a segment per sentence, no
+ * commas, lower case; `asRecognized`), items citing the labelled segments their sentences came from.
+ */
+export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures(), options: { recognized?: boolean } = {}): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
   const meetings = fixtures.map((fixture) => {
-    const result = extractItems({
+    const input = {
       segments: fixture.segments,
       ...(fixture.participants ? { participants: fixture.participants } : {}),
       meetingStartedAt: fixture.meetingStartedAt,
       timezone: fixture.timezone,
-    })
-    return { fixture, score: scoreMeeting(fixture.expected, result.items) }
+    }
+    const recognized = options.recognized && fixture.language.startsWith('en')
+    const result = extractItems(recognized ? asRecognized(input) : input)
+    const items = recognized ? result.items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map((id) => id.replace(/\.\d+$/, '')))] })) : result.items
+    return { fixture, score: scoreMeeting(fixture.expected, items) }
   })
   const splits = [...new Set(fixtures.map((fixture) => fixture.split))].map((split) => {
     const inSplit = meetings.filter(({ fixture }) => fixture.split === split)

@@ -4,6 +4,7 @@
 // the run to one split; `--meetings=id,id` also scores those meetings together (a batch that moved
 // to development keeps a score of its own). `npm run eval -- --spoken` runs the spoken evaluation
 // (eval/spoken.ts; `--split=` and `--meetings=` apply to it too).
+// `--as-recognized`: the English meetings as a recognizer writes them (a segment per sentence, no commas).
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
 import { evaluateAnswers } from './answers.ts'
@@ -38,7 +39,8 @@ if (process.argv.includes('--answers')) {
   else await evaluateAnswers({ verbose, sentenceModel, ...(only ? { only } : {}) })
   process.exit(0)
 }
-const { report, splits, meetings: all } = evaluateExtractive()
+// `--as-recognized`: the English meetings in the form a recognizer writes (no commas, a segment per sentence).
+const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized') })
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {
   for (const { fixture, score } of meetings) {

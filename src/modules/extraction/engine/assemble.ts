@@ -7,7 +7,7 @@ import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
-import { isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
+import { findAddressedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
 import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
 import type { ItemKind, TranscriptSegmentInput } from './types.ts'
@@ -18,8 +18,16 @@ const REQUEST_TAKES_OPEN = 0.5
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
+  /** The turn (consecutive segments of one speaker: a recognizer writes one per sentence). */
   index: number
+  /** The segment being read within the turn, and its position among all segments. */
   segment: TranscriptSegmentInput
+  position: number
+  isRecap: boolean
+  /** The turn's last sentence was only a name ("Chris."): the next one is said to that person. */
+  vocative?: string
+  /** The turn announced a recap in a sentence of its own ("Okay, so recap."): its sentences are the recap. */
+  isRecapHeader: boolean
   speaker: Person
   language: Language
   cues: CueSet
@@ -35,33 +43,54 @@ type SegmentState = {
   isAgreementPending: boolean
 }
 
-export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate): Assembly {
+export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate, turnOf: number[] = segments.map((_, index) => index)): Assembly {
   const drafts: Draft[] = []
   const nearDuplicates: NearDuplicate[] = []
+  /** The speaker of each turn. */
   const speakers: Person[] = []
+  let state: SegmentState | undefined
 
-  segments.forEach((segment, index) => {
+  segments.forEach((segment, position) => {
     // Speech engines spell out "let us", which reads as an invitation ("let's"), not "allow us" (but "let us know").
     const text = segment.text.replace(/[’‘]/g, "'").replace(/\b([Ll])et us\b(?!\s+know\b)/g, "$1et's")
     const language = detectLanguage(text, segment.language)
-    const state: SegmentState = { index, segment, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
-    speakers.push(state.speaker)
-    let isRecap = false
+    const index = turnOf[position] ?? position
+    if (state && state.index === index && state.language === language) {
+      state.segment = segment
+      state.position = position
+      // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
+      state.isRecap = state.isRecapHeader
+      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"); other items do not.
+      if (state.lastCreated?.kind !== 'question') state.lastCreated = undefined
+    } else {
+      state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
+      speakers[index] = state.speaker
+    }
+    readSegment(state, text)
+  })
+  return { drafts, nearDuplicates }
+
+  function readSegment(state: SegmentState, text: string): void {
+    const { segment } = state
     splitSentences(text).forEach((sentence, sentenceIndex) => {
       let body = sentence
       const recap = state.cues.recap.exec(sentence)
       if (recap) {
-        isRecap = true
+        state.isRecap = true
         body = sentence.slice(recap.index + recap[0].length)
+        state.isRecapHeader ||= !/[\p{L}\p{N}]/u.test(body)
       }
-      const splitContext: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+      const isRecap = state.isRecap
+      const addressed = state.vocative ? `${state.vocative}, ${sentence}` : sentence
+      state.vocative = isOnlyName(sentence) ? sentence.replace(/[.!?。！？]+$/u, '').trim() : undefined
+      const splitContext: ClauseContext = { cues: state.cues, people, sentence: addressed, isRecap, today }
       const clauses = isRecap
         ? recapClauses(body, state.cues, people)
         : joinConditions(body.split(state.cues.clauseSplit).flatMap((piece) => clausesByKind(piece, splitContext)), state.cues)
       state.sentence = sentence
       clauses.forEach((clause, clauseIndex) => {
         if (!clause.trim()) return
-        const context: ClauseContext = { cues: state.cues, people, sentence, isRecap, today }
+        const context: ClauseContext = { cues: state.cues, people, sentence: addressed, isRecap, today }
         const signals = classifyClause(clause, context)
         const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
         if (state.isAgreementPending && !signals.candidate && !signals.confirmation) {
@@ -87,8 +116,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         state.previousClause = clause
       })
     })
-  })
-  return { drafts, nearDuplicates }
+  }
 
   function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
     const candidate = signals.candidate
@@ -114,14 +142,30 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     }
     if (!candidate) return confirmed ?? carryDueDate(clause, state)
     // "That's settled then", "确定了": agreement with nothing new to record.
-    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) return confirmed
+    if (signals.confirmation && candidate.kind === 'decision' && candidate.topic.size <= 1) {
+      // "Let's do that." with nothing to attach to: the next statement says what was agreed.
+      if (!confirmed) state.isAgreementPending = true
+      return confirmed
+    }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    // "Fine, all queue configs then." settles the choice just discussed: the same decision.
+    const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
+    if (settled) {
+      merge(settled, candidate, state)
+      return settled
+    }
     if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
       // "OK, let's do the hourly cache then": a yes that restates the proposal just made.
       const proposed = latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 1 && draft.lastSegmentIndex < state.index)
       if (proposed && overlapCoefficient(candidate.topic, proposed.topic) > 0) {
         merge(proposed, candidate, state)
         return proposed
+      }
+      // "Agreed. So we go with the built-in one.": the yes just confirmed a decision; this restates it.
+      const agreedTo = state.lastTouched
+      if (state.wasAgreeing && agreedTo?.kind === 'decision' && agreedTo.lastSegmentIndex === state.index && !candidate.addition && !candidate.revision) {
+        merge(agreedTo, candidate, state)
+        return agreedTo
       }
     }
     if (candidate.kind === 'question' && candidate.referring) {
@@ -137,6 +181,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  function isOnlyName(sentence: string): boolean {
+    return sentence.trim().split(/\s+/).length <= 2 && findAddressedPerson(people, sentence) !== undefined
   }
 
   /** The previous segment, someone else's, asked for a choice or a rule ("should we…?", "要不要…？"). */
@@ -186,7 +234,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const pending = latest((draft) => draft.kind === 'action' && !draft.isAccepted && answersFor(draft, state.speaker)
       && draft.lastSegmentIndex < state.index && draft.lastSegmentIndex >= state.index - 2)
     if (!pending) return undefined
-    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending
+    // "Already drafted it. I'll roll it out tomorrow.": what came before the yes said nothing of its own.
+    const isFirstClause = state.clausesSeen === 0 || state.lastTouched === pending || state.lastTouched === undefined
     const takesIt = signals.acceptance || (candidate?.kind === 'action' && candidate.owner.mode === 'speaker' && !candidate.addition)
     if (!isFirstClause || !takesIt) return undefined
     pending.isAccepted = true
@@ -256,7 +305,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const previous = state.lastTouched
     if (previous?.kind === 'action' && previous.lastSegmentIndex === state.index && previous.mentions[previous.mentions.length - 1]?.referring
       && !candidate.addition && !candidate.isRecap
-      && (!owner || !previous.owner || samePerson(owner, previous.owner)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
+      && (!owner || !previous.owner || samePerson(owner, previous.owner) || tookIt(previous, state)) && !(candidate.isRequest && !samePerson(owner, previous.owner))) {
       merge(previous, candidate, state)
       if (owner && !previous.owner) previous.owner = owner
       return previous
@@ -282,6 +331,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     return dedupeOrCreate(candidate, anchor, state, owner)
   }
 
+  /** This speaker just said yes to the request (the owner may be the person it named: "Speaker 3" answering for Lucy). */
+  function tookIt(draft: Draft, state: SegmentState): boolean {
+    return draft.isAccepted && samePerson(draft.mentions[draft.mentions.length - 1]?.speaker, state.speaker)
+  }
+
   /** "I'll do it" with nothing open: the item is what was just said; ask when that is unclear. */
   function createReferring(candidate: Candidate, anchor: string, state: SegmentState, owner: Person | undefined): Draft {
     const antecedent = state.lastTouched ?? latest((draft) => draft.lastSegmentIndex === state.index - 1 && draft.kind !== 'action')
@@ -295,7 +349,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       draft.contextTitle = antecedent.kind === 'action' ? undefined : titleOf(antecedent)
       return draft
     }
-    const context = state.previousClause ?? segments[state.index - 1]?.text
+    const context = state.previousClause ?? segments[state.position - 1]?.text
     if (context) draft.contextTitle = `${candidate.title}: ${truncate(context.trim().replace(/[。.!！?？]+$/u, ''), 70)}`
     draft.hasUnresolvedReference = !state.previousClause
     return draft

@@ -38,6 +38,8 @@ export type Candidate = {
   asksWhenOf?: Person
   addition: boolean
   revision: boolean
+  /** "Fine, all queue configs then": settles the choice under discussion. */
+  settles?: boolean
   choiceObject?: string
   dependencyText?: string
   dueDate?: string
@@ -132,6 +134,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
+  if (cues.language === 'en' && AGREED_CHOICE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }
 
   const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
@@ -149,7 +152,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b)\w/, body) : -1
+  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b)\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
@@ -188,6 +191,9 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
 const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
 /** A ticket said aloud: "ticket web four twelve", "pull request number two thirty" (written ones are referenceLink). */
 const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
+
+/** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
+const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then[.!]?$/
 
 const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
 
@@ -305,6 +311,7 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     addition: cues.addition.test(body),
     revision: cues.revision.test(body),
     ...(choice ? { choiceObject: choice } : {}),
+    ...(kinded.settles ? { settles: true } : {}),
     ...(dependencyText ? { dependencyText } : {}),
     ...(dueDate ? { dueDate } : {}),
   }

@@ -10,6 +10,7 @@ import { buildPeople, isKnown, samePerson, speakerOf, type People } from './owne
 import { relateDrafts } from './relations.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
+import { turnIndexes } from './turns.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
 
 const ANSWERED_CONFIDENCE = 0.3
@@ -25,12 +26,20 @@ const MISHEARD_CONFIDENCE = 0.4
 export function extractItems(input: ExtractionInput): ExtractionResult {
   const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
   const people = buildPeople(input)
-  const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone))
-  drafts.push(...drafts.filter((draft) => isUnansweredSolicitation(draft, segments, people)).map(reopenAsQuestion))
+  const turnOf = turnIndexes(segments)
+  const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
+  // Each turn as one segment (its first one's id, speaker and language; all its words): mentions count turns.
+  const turns: TranscriptSegmentInput[] = []
+  segments.forEach((segment, index) => {
+    if (index > 0 && turnOf[index] === turnOf[index - 1]) turns[turns.length - 1]!.text += ` ${segment.text}`
+    else turns.push({ ...segment })
+  })
+  drafts.push(...drafts.filter((draft) => isUnansweredSolicitation(draft, turns, people)).map(reopenAsQuestion))
   const keyOf = new Map(drafts.map((draft) => [draft, itemKey(draft)]))
+  const heardIn = heardBySegment(segments)
   const items = [...drafts]
     .sort((a, b) => a.firstSegmentIndex - b.firstSegmentIndex || a.order - b.order)
-    .map((draft) => toItem(draft, keyOf.get(draft)!, confidenceOf(draft, segments, people)))
+    .map((draft) => toItem(draft, keyOf.get(draft)!, confidenceOf(draft, turns, heardIn, people)))
   const draftRelations = relateDrafts(drafts, nearDuplicates)
   const relations = draftRelations.map((relation) => {
     const fromKey = keyOf.get(relation.from)!
@@ -93,32 +102,36 @@ function summaryOf(draft: Draft): string {
   return truncate(lines.join('\n'), MAX_SUMMARY)
 }
 
-function confidenceOf(draft: Draft, segments: TranscriptSegmentInput[], people: People): number {
+function heardBySegment(segments: TranscriptSegmentInput[]): Map<string, number> {
+  return new Map(segments.flatMap((segment) => typeof segment.confidence === 'number' ? [[segment.id, segment.confidence] as const] : []))
+}
+
+function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Map<string, number>, people: People): number {
   let confidence = draft.confidence
   const mentionedIn = new Set(draft.mentions.map((mention) => mention.segmentIndex)).size
   confidence += 0.05 * Math.min(2, mentionedIn - 1)
   if (draft.kind === 'action') confidence += (draft.owner ? 0.03 : 0) + (draft.dueDate ? 0.03 : 0)
-  if (draft.kind === 'question' && isAnswered(draft, segments, people)) confidence = Math.min(confidence, ANSWERED_CONFIDENCE)
+  if (draft.kind === 'question' && isAnswered(draft, turns, people)) confidence = Math.min(confidence, ANSWERED_CONFIDENCE)
   if (draft.hasUnresolvedReference) confidence -= 0.15
   // Words the recognizer was unsure of throughout: most likely misheard, so kept below the gate.
-  const heard = draft.mentions.map((mention) => segments[mention.segmentIndex]?.confidence ?? 1)
+  const heard = draft.mentions.map((mention) => heardIn.get(mention.segmentId) ?? 1)
   if (Math.max(...heard) < MISHEARD) confidence = Math.min(confidence, MISHEARD_CONFIDENCE)
   return Math.round(Math.max(0.05, Math.min(0.98, confidence)) * 100) / 100
 }
 
 /** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */
-function isAnswered(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
+function isAnswered(draft: Draft, turns: TranscriptSegmentInput[], people: People): boolean {
   if (draft.semanticType === 'risk' || draft.isExplicitlyOpen) return false
-  return replyTo(draft, segments, people)?.defers === false
+  return replyTo(draft, turns, people)?.defers === false
 }
 
 /** "Who's going to be on call for it?" — "Good question, I don't know yet.": nobody can take it yet; it is an open question. */
-function isUnansweredSolicitation(draft: Draft, segments: TranscriptSegmentInput[], people: People): boolean {
+function isUnansweredSolicitation(draft: Draft, turns: TranscriptSegmentInput[], people: People): boolean {
   if (draft.kind !== 'action' || !draft.isOpen || draft.owner || draft.mentions.length > 1) return false
   // Asked with a mark, or by its wording alone (speech, typed without "?": "who is going to…").
   const asked = draft.mentions[0]!.text
   if (!/[?？]\s*$/.test(asked) && !/^(?:(?:so|okay|ok|and|um|uh|well),?\s+)*(?:who|can (?:anyone|someone|somebody)|could (?:anyone|someone))\b|谁/i.test(asked.trim())) return false
-  return replyTo(draft, segments, people)?.defers === true
+  return replyTo(draft, turns, people)?.defers === true
 }
 
 /** The open action stays (its key was already shown while recording) but sinks below the gate; the question takes its place. */
@@ -129,14 +142,16 @@ function reopenAsQuestion(draft: Draft): Draft {
   return question
 }
 
-/** The first sentence the next other speaker says after the item was raised, and whether it puts the answer off. */
-function replyTo(draft: Draft, segments: TranscriptSegmentInput[], people: People): { defers: boolean } | undefined {
+/** The first sentence the next other speaker says after the item was raised, and whether it puts the answer off (`turns`: each turn's first segment). */
+function replyTo(draft: Draft, turns: TranscriptSegmentInput[], people: People): { defers: boolean } | undefined {
   const asked = draft.mentions[0]!
-  for (let index = asked.segmentIndex + 1; index < Math.min(segments.length, asked.segmentIndex + 4); index += 1) {
-    const segment = segments[index]!
+  for (let index = asked.segmentIndex + 1; index < Math.min(turns.length, asked.segmentIndex + 4); index += 1) {
+    const segment = turns[index]!
     const speaker = speakerOf(people, segment)
     if (!isKnown(speaker) || samePerson(speaker, asked.speaker)) continue
-    const reply = splitSentences(segment.text)[0] ?? ''
+    // "Good question. I don't know yet.": a short first sentence is read with the next one.
+    const [first = '', second = ''] = splitSentences(segment.text)
+    const reply = first.split(/\s+/).length <= 3 ? `${first} ${second}` : first
     const cues = cuesFor(detectLanguage(reply, segment.language))
     const normalized = cues.language === 'en' ? reply.replace(/[’‘]/g, "'").toLowerCase() : reply
     return { defers: cues.deferral.test(normalized) }

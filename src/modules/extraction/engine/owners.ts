@@ -1,6 +1,7 @@
 // Who is who: speakers and participants by id, and the names people call each other by
 // ("Priya", "Priya Shah", "王芳"), to find owners in the words.
 import type { ExtractionInput, TranscriptSegmentInput } from './types.ts'
+import { contentTokens } from './text.ts'
 
 export type Person = { name?: string; speakerId?: string; accountId?: string }
 
@@ -49,7 +50,10 @@ function namesSaid(segments: TranscriptSegmentInput[], known: Person[]): Person[
   for (const segment of segments) {
     for (const match of segment.text.replace(/[’‘]/g, "'").matchAll(TAKES_WORK)) {
       const name = match[1]!
-      if (NOT_NAMES.has(name.toLowerCase()) || seen.has(name.toLowerCase())) continue
+      // A recognizer's punctuation capitalizes every sentence's first word ("Here is going to…").
+      const opensSentence = !/[,\w]\s+$/.test(segment.text.slice(0, match.index! + match[0].indexOf(name)))
+      if (typeof segment.confidence === 'number' && opensSentence) continue
+      if (NOT_NAMES.has(name.toLowerCase()) || contentTokens(name).length === 0 || seen.has(name.toLowerCase())) continue
       seen.add(name.toLowerCase())
       found.push({ name })
     }
@@ -113,7 +117,8 @@ export function findAddressedPerson(people: People, text: string): Person | unde
     const match = pattern.exec(latin ? lower : text)
     if (!match) continue
     const after = (latin ? lower : text).slice(match.index + alias.length)
-    if (latin ? /^\s*(?:[,?]|$)/.test(after) : /^(?:[，,？?]|你)/.test(after)) return person
+    // Spoken without the comma: "Lucy could you start a doc".
+    if (latin ? /^\s*(?:[,?.!]|$)|^\s+(?:can|could|would|will) you\b/.test(after) : /^(?:[，,？?]|你)/.test(after)) return person
   }
   return undefined
 }

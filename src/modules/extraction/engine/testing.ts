@@ -1,5 +1,6 @@
 // Builds engine input from lines of dialogue, for tests: [speakerId, text] pairs become segments
 // s1, s2, … four seconds apart.
+import { splitSentences } from './text.ts'
 import type { ExtractionInput, MeetingParticipant } from './types.ts'
 
 export function meeting(lines: [speakerId: string, text: string][], options: { participants?: MeetingParticipant[]; meetingStartedAt?: string; timezone?: string; locale?: string } = {}): ExtractionInput {
@@ -10,4 +11,25 @@ export function meeting(lines: [speakerId: string, text: string][], options: { p
     ...(options.timezone ? { timezone: options.timezone } : { timezone: 'UTC' }),
     ...(options.locale ? { locale: options.locale } : {}),
   }
+}
+
+/**
+ * A transcript as pocketsphinx and Confer's punctuation write it: one segment per sentence (id
+ * `<segment>.<n>`), no commas, lower case but for the first letter, the recognizer's confidence on
+ * each segment. The words stay right: it isolates the form of recognized speech from mishearing.
+ */
+export function asRecognized(input: ExtractionInput, confidence = 0.8): ExtractionInput {
+  const segments = input.segments.flatMap((segment) => {
+    const sentences = splitSentences(segment.text)
+    const length = (segment.endMs - segment.startMs) / Math.max(1, sentences.length)
+    return sentences.map((sentence, index) => {
+      const words = sentence.toLowerCase().replace(/[,;:"“”—…]/g, '').replace(/\s+/g, ' ').trim()
+      return {
+        ...segment, id: `${segment.id}.${index}`, confidence,
+        text: words.charAt(0).toUpperCase() + words.slice(1),
+        startMs: Math.round(segment.startMs + index * length), endMs: Math.round(segment.startMs + (index + 1) * length - 100),
+      }
+    })
+  })
+  return { ...input, segments }
 }

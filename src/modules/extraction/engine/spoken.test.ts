@@ -1,0 +1,108 @@
+// The engine on speech as a recognizer writes it (one segment per sentence, lower case, no commas,
+// the recognizer's confidence on each segment) and on the meeting idioms that carry results,
+// questions and decisions without the usual cue words.
+import { describe, expect, it } from 'vitest'
+import { loadMeetingFixtures } from '../../../../test/fixtures/meetings.ts'
+import { extractItems } from './extractive.ts'
+import { asRecognized, meeting } from './testing.ts'
+import { DEFAULT_QUALITY_GATE, type ExtractionInput } from './types.ts'
+
+const visible = (input: ExtractionInput) => extractItems(input).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
+
+const recognized = (input: ExtractionInput) => asRecognized(input)
+
+describe('extractive engine, recognized speech', () => {
+  it('keeps the keys of items already found while a recognized transcript grows', () => {
+    const fixtures = loadMeetingFixtures().filter((fixture) => ['en-standup', 'en-facilities-sync', 'en-postmortem-queue'].includes(fixture.id))
+    expect(fixtures).toHaveLength(3)
+    for (const fixture of fixtures) {
+      const input = recognized({ ...fixture })
+      const full = new Map(extractItems(input).items.map((item) => [item.key, item.kind]))
+      for (let length = 1; length < input.segments.length; length += 1) {
+        for (const item of extractItems({ ...input, segments: input.segments.slice(0, length) }).items) {
+          expect(full.get(item.key), `${fixture.id} after ${length} segments: ${item.title}`).toBe(item.kind)
+        }
+      }
+    }
+  })
+
+  it('reads one speaker\'s sentences as one turn: a yes and the rest, a recap announced alone', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'Lucy could you start a doc with project ideas?'],
+      ['lucy', "Sure. I'll set it up this week and share it in the team channel."],
+      ['alice', 'Okay so recap. Lucy sets up the project doc. Bob drafts the posting by Friday.'],
+    ], { participants: [{ speakerId: 'lucy', name: 'Lucy Chen' }, { speakerId: 'bob', name: 'Bob Lee' }] })))
+    const actions = items.filter((item) => item.kind === 'action')
+    expect(actions).toHaveLength(2)
+    expect(actions[0]).toMatchObject({ ownerName: 'Lucy Chen', sourceSegmentIds: ['s1.0', 's2.0', 's2.1', 's3.1'] })
+    expect(actions[1]).toMatchObject({ ownerName: 'Bob Lee', sourceSegmentIds: ['s3.2'] })
+  })
+
+  it('takes a name said as its own sentence as the person the next request is for', () => {
+    const actions = visible(recognized(meeting([
+      ['bob', "I'll set up the proof of concept this week."],
+      ['alice', 'Great. Chris. Can you estimate the monthly cost once it is done?'],
+      ['chris', 'Sure.'],
+    ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }, { speakerId: 'chris', name: 'Chris Wong' }] }))).filter((item) => item.kind === 'action')
+    expect(actions.map((action) => [action.ownerName, action.sourceSegmentIds])).toEqual([['Bob Lee', ['s1.0']], ['Chris Wong', ['s2.2', 's3.0']]])
+  })
+
+  it('does not take a recognized sentence\'s capitalized first word for a person who takes work', () => {
+    const items = visible(recognized(meeting([['alice', "Who's going to own the merging?"], ['alice', 'Here is going to an emerging.']])))
+    expect(items.map((item) => [item.kind, item.ownerName, item.sourceSegmentIds])).toEqual([['action', undefined, ['s1.0']]])
+  })
+
+  it('keeps a question raised over two sentences one item', () => {
+    const items = visible(recognized(meeting([['alice', "Just flagging, the retry logic still has no backoff. If this happens again it'll be the same pile-up."]])))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds])).toEqual([['question', ['s1.0', 's1.1']]])
+  })
+
+  it('still hears a commitment whose "I" the recognizer lost, and not in a question', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'Is the badge reader in the budget?'],
+      ['bob', 'Will send you the vendor quote today.'],
+      ['alice', 'Will customers who failed to check out get a coupon?'],
+    ])))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds[0]])).toEqual([['action', 's2.0'], ['question', 's3.0']])
+  })
+
+  it('splits "X and I\'ll Y" without a comma, so the answer to "what do we do about…" is the decision', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'What do we do about the board deck? It goes out Monday.'],
+      ['bob', "Use the finance number for September and add a footnote and I'll update the slide myself."],
+    ])))
+    expect(items.map((item) => item.kind)).toEqual(['decision', 'action'])
+  })
+})
+
+describe('extractive engine, results, questions and decisions without their usual words', () => {
+  it('takes counts, shares and readings stated as facts for results, not counts that are only context', () => {
+    const outcomes = (text: string) => visible(meeting([['alice', text]])).filter((item) => item.kind === 'outcome').length
+    expect(outcomes('We closed nineteen of the twenty-two points we committed to.')).toBe(1)
+    expect(outcomes('Forty-seven issues in total, nine of them marked critical.')).toBe(1)
+    expect(outcomes("They're at about two hundred and forty active users now, up from ninety in May.")).toBe(1)
+    expect(outcomes('The dashboard says four hundred and twelve thousand.')).toBe(1)
+    expect(outcomes('The contrast fix brought it to four point six to one.')).toBe(1)
+    expect(outcomes('So this year we had six interns.')).toBe(0)
+    expect(outcomes("We've got two choices, the small booth or the big one.")).toBe(0)
+    expect(outcomes("I'd drop the lag alert from fifteen minutes to five.")).toBe(0)
+  })
+
+  it('hears a question asked without a question word or mark', () => {
+    for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
+      "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
+      expect(visible(meeting([['alice', text]])).map((item) => item.kind), text).toEqual(['question'])
+    }
+  })
+
+  it('hears a decision said implicitly: a proposal agreed, "let\'s do that" and what follows, "X it is"', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).map((item) => item.kind)
+    expect(kinds([['alice', "Okay. I think we go with the bigger one, fifteen is a lot but it's worth it."]])).toEqual(['decision'])
+    expect(kinds([['alice', "Okay, let's do that. The dashboard switches to the month-end rate."], ['bob', 'Fine with me.']])).toEqual(['decision'])
+    expect(kinds([['alice', 'Everyone okay with five minutes?'], ['bob', 'Yes.'], ['alice', 'Okay, five minutes it is.']])).toEqual(['decision'])
+    expect(kinds([['alice', 'Should we use Postgres or Mongo?'], ['bob', 'Fine, Postgres then.'], ['alice', 'Okay, see you then.']])).toEqual(['decision'])
+    const [settled] = visible(meeting([['alice', 'Going forward config changes need a second approver.'], ['bob', "Agreed, but I'd do it for all the queue configs."], ['alice', 'Fine, all queue configs then.']]))
+    expect(settled).toMatchObject({ kind: 'decision', sourceSegmentIds: ['s1', 's2', 's3'] })
+    expect(kinds([['alice', "Let's make sure we're not scrambling at the end like last year."], ['bob', "Let's wait and see."]])).toEqual([])
+  })
+})
