@@ -78,7 +78,8 @@ await post('/v1/account/bootstrap', {}, cookie)
 
 /** CPU time of the server (all threads), in ms */
 const cpuMs = () => {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 const load = (duration: number) => autocannon({ url: base + '/v1/account/current', headers: { cookie }, connections, duration, overallRate: rate })
