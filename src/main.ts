@@ -2,6 +2,12 @@
 // `worker` runs background jobs without serving HTTP (cluster mode: as many as you need);
 // `runner` is the local runner on a member's machine, a client that loads none of the server.
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { setFlagsFromString } from 'node:v8'
+
+// A server's objects live for one request; V8's allocation-site pretenuring, once a request-path
+// site looks long-lived, allocates its objects in the old generation, where each keeps the young
+// objects it points to alive through scavenges until a full GC (docs/decisions.md).
+setFlagsFromString('--no-allocation-site-pretenuring')
 
 async function main(command: string) {
   if (command === 'runner') {
