@@ -147,6 +147,20 @@ function phoneDistance(a: string[], b: string[]): number {
   return previous[b.length]!
 }
 
+/**
+ * Whether a heard word could be an identifier's prefix ("up" for "sup", "ink" for "inc"): the same
+ * phones but one, or the prefix's phones ending with the word's (its first sound lost).
+ */
+export function soundsLikePrefix(lexicon: Lexicon): (heard: string, prefix: string) => boolean {
+  return (heard, prefix) => {
+    const heardPhones = pronounce(heard, lexicon)
+    const prefixPhones = pronounce(prefix, lexicon)
+    if (heardPhones.length === 0) return false
+    const tail = prefixPhones.slice(prefixPhones.length - heardPhones.length)
+    return phoneDistance(heardPhones, prefixPhones) <= 1 || (heardPhones.length >= 2 && tail.join(' ') === heardPhones.join(' '))
+  }
+}
+
 /** Edits allowed between a window's phones and a term's: none for short terms, more for long ones. */
 const allowedEdits = (phones: number) => (phones >= 9 ? 2 : phones >= 5 ? 1 : 0)
 
