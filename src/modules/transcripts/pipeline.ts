@@ -87,9 +87,10 @@ async function vocabularyOf(deps: AppDeps, workspaceId: string, sessionId: strin
   const own = [...names, ...names.flatMap((name) => name.split(/\s+/)), ...projects.map((project) => project.name)]
   const properNouns = new Map<string, string>()
   for (const form of own) for (const part of form.split(/\s+/)) if (/^\p{Lu}/u.test(part) && /^[\p{L}'-]+$/u.test(part)) properNouns.set(part.toLowerCase(), part)
-  // Identifiers of open work ("SUP-2291"): a number heard with their digits is written as them, and their prefixes are listened for.
+  // Identifiers of open work ("SUP-2291"): a number heard with their digits is written as them, and
+  // their prefixes the dictionary can say ("inc", "ops") are listened for.
   const identifiers = identifiersIn(titles)
-  const workWords = [...titleWords(titles, lexicon), ...new Set(identifiers.map((identifier) => identifier.prefix).filter((prefix) => /^[a-z]{2,}$/.test(prefix)))]
+  const workWords = [...titleWords(titles, lexicon), ...new Set(identifiers.map((identifier) => identifier.prefix).filter((prefix) => lexicon.has(prefix)))]
   return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns, workWords, identifiers }
 }
 

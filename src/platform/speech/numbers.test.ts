@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { identifiersIn, normalizeNumbers, type NumberOptions } from './numbers.ts'
 import type { SpokenWord } from './punctuate.ts'
+import { loadLexicon, soundsLikePrefix } from './vocabulary.ts'
 
 const timed = (text: string): SpokenWord[] => text.split(' ').map((word, index) => ({ word, startMs: index * 300, endMs: index * 300 + 250, confidence: 0.9 - index / 100 }))
 const written = (text: string, options?: NumberOptions) => normalizeNumbers(timed(text), options).map((word) => word.word).join(' ')
@@ -56,5 +57,15 @@ describe('spoken numbers written as a transcript writes them', () => {
     const soundsLike = (heard: string, prefix: string) => prefix.endsWith(heard) || heard.startsWith(prefix)
     expect(written("it's up twenty two ninety one", { known, soundsLike })).toBe("it's SUP-2291")
     expect(written('the doc is zero seven one nine', { known, soundsLike })).toBe('the doc is INC-0719')
+  })
+})
+
+describe('prefixes by sound', () => {
+  it('hears a prefix said as a word or letter by letter, also without its first sound', async () => {
+    const soundsLike = soundsLikePrefix(await loadLexicon())
+    expect(soundsLike('up', 'sup')).toBe(true)
+    expect(soundsLike('ink', 'inc')).toBe(true)
+    expect(soundsLike('the', 'sup')).toBe(false)
+    expect(soundsLike('at', 'ops')).toBe(false)
   })
 })

@@ -69,9 +69,28 @@ export function letterToSound(word: string): string[] {
   return phones
 }
 
+const LETTER_NAMES: Record<string, string[]> = {
+  a: ['EY'], b: ['B', 'IY'], c: ['S', 'IY'], d: ['D', 'IY'], e: ['IY'], f: ['EH', 'F'], g: ['JH', 'IY'], h: ['EY', 'CH'], i: ['AY'],
+  j: ['JH', 'EY'], k: ['K', 'EY'], l: ['EH', 'L'], m: ['EH', 'M'], n: ['EH', 'N'], o: ['OW'], p: ['P', 'IY'], q: ['K', 'Y', 'UW'],
+  r: ['AA', 'R'], s: ['EH', 'S'], t: ['T', 'IY'], u: ['Y', 'UW'], v: ['V', 'IY'], w: ['D', 'AH', 'B', 'AH', 'L', 'Y', 'UW'],
+  x: ['EH', 'K', 'S'], y: ['W', 'AY'], z: ['Z', 'IY'],
+}
+
+/**
+ * How a word the dictionary lacks is said: a short one ("kpi", "sdk", "ux") and its plural
+ * ("apis", "okrs") letter by letter, as acronyms are; others by letter-to-sound ("runbook").
+ * Read as a word, "apis" (AE P IH S) was heard in place of "dialogs".
+ */
+export function soundOfNewWord(word: string): string[] {
+  const letters = word.toLowerCase().replace(/[^a-z]/g, '')
+  const stem = /^[a-z]{2,3}s$/.test(letters) ? letters.slice(0, -1) : letters
+  if (stem.length < 2 || stem.length > 3) return letterToSound(word)
+  return [...[...stem].flatMap((letter) => LETTER_NAMES[letter]!), ...(stem === letters ? [] : ['Z'])]
+}
+
 export function pronounce(word: string, lexicon: Lexicon): string[] {
   const lower = word.toLowerCase().replace(/\(\d+\)$/, '')
-  return lexicon.get(lower) ?? lexicon.get(lower.replace(/[^a-z']/g, '')) ?? letterToSound(lower)
+  return lexicon.get(lower) ?? lexicon.get(lower.replace(/[^a-z']/g, '')) ?? soundOfNewWord(lower)
 }
 
 /** Words of meetings in general that a general model mishears (compounds, jargon). */
@@ -156,10 +175,12 @@ function phoneDistance(a: string[], b: string[]): number {
 export function soundsLikePrefix(lexicon: Lexicon): (heard: string, prefix: string) => boolean {
   return (heard, prefix) => {
     const heardPhones = pronounce(heard, lexicon)
-    const prefixPhones = pronounce(prefix, lexicon)
     if (heardPhones.length === 0) return false
-    const tail = prefixPhones.slice(prefixPhones.length - heardPhones.length)
-    return phoneDistance(heardPhones, prefixPhones) <= 1 || (heardPhones.length >= 2 && tail.join(' ') === heardPhones.join(' '))
+    // A prefix is said as a word ("sup") or letter by letter ("s r c h").
+    return [lexicon.get(prefix) ?? letterToSound(prefix), soundOfNewWord(prefix)].some((prefixPhones) => {
+      const tail = prefixPhones.slice(prefixPhones.length - heardPhones.length)
+      return phoneDistance(heardPhones, prefixPhones) <= 1 || (heardPhones.length >= 2 && tail.join(' ') === heardPhones.join(' '))
+    })
   }
 }
 
