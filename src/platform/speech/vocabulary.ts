@@ -103,7 +103,8 @@ export const MEETING_WORDS = `runbook standup backlog rollout rollback hotfix on
   ticket tickets invoice invoices refund refunds vendor budget headcount`.split(/\s+/).filter(Boolean)
 
 /**
- * How people in meetings say that something is decided, owned, due or asked: phrases the default
+ * How people in meetings say that something is decided, owned, due or asked, and where a document
+ * lives ("it's in the folder", "the sheet": the words references are made of): phrases the default
  * engine's language model is biased toward (their words and word pairs, engines/language-model.ts).
  * Written from meeting speech in general (speech acts, times), not from any labelled meeting.
  * Commitments in their spoken, contracted form only: the pairs "i will" / "we will" made the
@@ -119,7 +120,9 @@ export const MEETING_PHRASES = `action item|action items|next steps|follow up|i'
   by friday|by monday|by tuesday|by wednesday|by thursday|by tomorrow|end of day|end of week|end of month|next week|this week
   next sprint|next quarter|before the release|after the launch|due date|the deadline
   team lead|tech lead|all hands|one on one|heads up|pull request|code review|design doc|release notes|root cause
-  status update|go live|roll back|write up|on call`.split(/\s*[|\n]\s*/).filter(Boolean)
+  status update|go live|roll back|write up|on call
+  it's in the|it's on the|it's called|it's under|in the folder|the folder|shared drive|the drive|the sheet|the spreadsheet
+  the doc|the document|the wiki|on the board|the board|the tracker|the link|the deck|the report|the template|the page|the channel`.split(/\s*[|\n]\s*/).filter(Boolean)
 
 /**
  * The words of these titles (open work) worth biasing the language model toward: names and
