@@ -18,7 +18,7 @@ const GAP_SAMPLES = SAMPLE_RATE
 /** weight of the in-domain (workspace and meeting) words against the general model (docs/speech.md) */
 export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
 /** weight of the in-domain word pairs (meeting phrases: "we decided", "can you"; docs/speech.md, "Cue words") */
-export const LM_PAIR_WEIGHT = Number(process.env.CONFER_LM_PAIR_WEIGHT ?? 0.2)
+export const LM_PAIR_WEIGHT = Number(process.env.CONFER_LM_PAIR_WEIGHT ?? LM_WEIGHT)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
 /**
