@@ -12,7 +12,8 @@ import type { Recognized, SpeechEngine } from '../../platform/speech/engines/ind
 import { medianPitch } from '../../platform/speech/pitch.ts'
 import { addToVoiceprint, assignSpeaker, assignSpeakerByVoice, speakerLabel, type KnownSpeaker } from '../../platform/speech/speakers.ts'
 import { punctuateWords } from '../../platform/speech/punctuate.ts'
-import { buildTerms, hearTerms, loadLexicon, MEETING_PHRASES, MEETING_WORDS, titleWords, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { buildTerms, hearTerms, loadLexicon, MEETING_PHRASES, MEETING_WORDS, soundsLikePrefix, titleWords, type Lexicon, type Term } from '../../platform/speech/vocabulary.ts'
+import { identifiersIn, normalizeNumbers, type KnownIdentifier } from '../../platform/speech/numbers.ts'
 import { listProjects } from '../projects/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
@@ -53,7 +54,10 @@ const confidenceOf = (piece: TurnPiece) => {
 function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean, vocabulary?: Vocabulary): TurnPiece[] {
   if (!result.text) return []
   const writes = engine.name !== 'pocketsphinx'
-  const words = vocabulary && !writes ? hearTerms(result.words ?? [], vocabulary.terms, vocabulary.lexicon) : result.words ?? []
+  // Engines that write their own text write numbers too; pocketsphinx gives number words ("sup twenty two ninety one").
+  const words = vocabulary && !writes
+    ? normalizeNumbers(hearTerms(result.words ?? [], vocabulary.terms, vocabulary.lexicon), { known: vocabulary.identifiers, soundsLike: soundsLikePrefix(vocabulary.lexicon) })
+    : result.words ?? []
   const properNouns = vocabulary?.properNouns
   const durationMs = msOf(utterance.endSample - utterance.startSample)
   if (words.length === 0 || (writes && !result.words?.every((word) => word.word && !/\s/.test(word.word)))) {
@@ -63,12 +67,12 @@ function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized
   return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : { ...(properNouns ? { properNouns } : {}) })
 }
 
-type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string>; workWords: string[] }
+type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string>; workWords: string[]; identifiers: KnownIdentifier[] }
 
 /**
  * What the default engine listens for in this workspace: its members' names and its projects'
  * names (written as the workspace writes them), the names and product words of its open work
- * (language model only), plus words of meetings in general
+ * (language model only) and the identifiers in their titles, plus words of meetings in general
  * (platform/speech/vocabulary.ts). Built per transcription run: a few milliseconds once the
  * dictionary is loaded.
  */
@@ -83,7 +87,11 @@ async function vocabularyOf(deps: AppDeps, workspaceId: string, sessionId: strin
   const own = [...names, ...names.flatMap((name) => name.split(/\s+/)), ...projects.map((project) => project.name)]
   const properNouns = new Map<string, string>()
   for (const form of own) for (const part of form.split(/\s+/)) if (/^\p{Lu}/u.test(part) && /^[\p{L}'-]+$/u.test(part)) properNouns.set(part.toLowerCase(), part)
-  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns, workWords: titleWords(titles, lexicon) }
+  // Identifiers of open work ("SUP-2291"): a number heard with their digits is written as them, and
+  // their prefixes the dictionary can say ("inc", "ops") are listened for.
+  const identifiers = identifiersIn(titles)
+  const workWords = [...titleWords(titles, lexicon), ...new Set(identifiers.map((identifier) => identifier.prefix).filter((prefix) => lexicon.has(prefix)))]
+  return { lexicon, terms: [...buildTerms(own, lexicon, true), ...buildTerms(MEETING_WORDS, lexicon, false)], properNouns, workWords, identifiers }
 }
 
 /** Transcribes everything the session has so far; with `final`, also closes what is still open. */

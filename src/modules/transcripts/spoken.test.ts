@@ -49,3 +49,23 @@ eachDatabase('a spoken meeting without pauses', (h) => {
     expect(objects.find((object) => object.kind === 'decision' && cites(object, 2) && /decided to move/i.test(object.title)), described).toBeDefined()
   }, 300_000)
 }, { env: { STT_ENGINE: 'pocketsphinx' } })
+
+eachDatabase('spoken numbers in a transcript', (h) => {
+  it.skipIf(!ready)('writes a decimal and a clock time as digits, and keeps quantities in words', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const { pcm } = synthesizeMeeting([
+      { voice: 'rms', text: 'The contrast fix brought it to 4.6 to 1.' },
+      { voice: 'awb', text: 'The alert fired at 9:40 and we had three days left.' },
+    ], 600)
+    for (let offset = 0, index = 0; offset < pcm.length; offset += 32_000, index += 1) {
+      expect((await uploadChunk(owner, session.id, `c${index}`, pcm.subarray(offset, offset + 32_000))).statusCode).toBe(200)
+    }
+    expect((await owner.post(`/v1/sessions/${session.id}/end`)).statusCode).toBe(200)
+    await h.app.deps.jobs.drain()
+    const text = ((await owner.get(`/v1/sessions/${session.id}/transcript?limit=200`)).json().segments as Segment[]).map((segment) => segment.text).join(' ')
+    expect(text).toContain('4.6')
+    expect(text).toContain('9:40')
+    expect(text).toMatch(/three days/i)
+  }, 300_000)
+}, { env: { STT_ENGINE: 'pocketsphinx' } })

@@ -1,7 +1,7 @@
 // Sentences, punctuation and the workspace's words on recognizer output (no audio needed).
 import { describe, expect, it } from 'vitest'
 import { asksByWording, punctuateWords, type SpokenWord } from './punctuate.ts'
-import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, titleWords, type Lexicon } from './vocabulary.ts'
+import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, soundOfNewWord, titleWords, type Lexicon } from './vocabulary.ts'
 
 /** Words 250 ms long; `|` marks a short silence (60 ms) the recognizer would time between words. */
 function timed(text: string): SpokenWord[] {
@@ -70,6 +70,10 @@ describe('hearing the workspace\'s words', () => {
   it('spells unknown words by rule', () => {
     expect(letterToSound('palette')).toEqual(['P', 'AE', 'L', 'EH', 'T'])
     expect(letterToSound('yusuf')).toEqual(['Y', 'AH', 'S', 'AH', 'F'])
+    // Acronyms the dictionary lacks are said letter by letter, their plurals with a final Z.
+    expect(soundOfNewWord('kpi')).toEqual(['K', 'EY', 'P', 'IY', 'AY'])
+    expect(soundOfNewWord('apis')).toEqual(['EY', 'P', 'IY', 'AY', 'Z'])
+    expect(soundOfNewWord('runbook')).toEqual(letterToSound('runbook'))
   })
 })
 

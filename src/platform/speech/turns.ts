@@ -18,16 +18,16 @@ export type TurnPiece = {
   turn: number
 }
 
-/** Speech compared either side of a boundary. */
-const WINDOW_MS = 2000
+/** Speech compared either side of a boundary (1.2 s: a turn of one short sentence still fills most of it). */
+const WINDOW_MS = 1200
 /** Distance at and above which the two sides count as different voices (voice.ts). */
 const CHANGE_DISTANCE = 2.5
 /** Each side needs this much voiced speech to be compared. */
 const MIN_VOICED_FRAMES = 25
 /** Two voice changes are at least this far apart (a turn of a few words is still a turn). */
-const MIN_TURN_MS = 900
+const MIN_TURN_MS = 700
 /** A change is the strongest boundary within this distance. */
-const PEAK_MS = 1500
+const PEAK_MS = 1000
 
 export type SplitOptions = {
   /** cut into sentences too (default true); false keeps one piece per voice turn */

@@ -69,9 +69,28 @@ export function letterToSound(word: string): string[] {
   return phones
 }
 
+const LETTER_NAMES: Record<string, string[]> = {
+  a: ['EY'], b: ['B', 'IY'], c: ['S', 'IY'], d: ['D', 'IY'], e: ['IY'], f: ['EH', 'F'], g: ['JH', 'IY'], h: ['EY', 'CH'], i: ['AY'],
+  j: ['JH', 'EY'], k: ['K', 'EY'], l: ['EH', 'L'], m: ['EH', 'M'], n: ['EH', 'N'], o: ['OW'], p: ['P', 'IY'], q: ['K', 'Y', 'UW'],
+  r: ['AA', 'R'], s: ['EH', 'S'], t: ['T', 'IY'], u: ['Y', 'UW'], v: ['V', 'IY'], w: ['D', 'AH', 'B', 'AH', 'L', 'Y', 'UW'],
+  x: ['EH', 'K', 'S'], y: ['W', 'AY'], z: ['Z', 'IY'],
+}
+
+/**
+ * How a word the dictionary lacks is said: a short one ("kpi", "sdk", "ux") and its plural
+ * ("apis", "okrs") letter by letter, as acronyms are; others by letter-to-sound ("runbook").
+ * Read as a word, "apis" (AE P IH S) was heard in place of "dialogs".
+ */
+export function soundOfNewWord(word: string): string[] {
+  const letters = word.toLowerCase().replace(/[^a-z]/g, '')
+  const stem = /^[a-z]{2,3}s$/.test(letters) ? letters.slice(0, -1) : letters
+  if (stem.length < 2 || stem.length > 3) return letterToSound(word)
+  return [...[...stem].flatMap((letter) => LETTER_NAMES[letter]!), ...(stem === letters ? [] : ['Z'])]
+}
+
 export function pronounce(word: string, lexicon: Lexicon): string[] {
   const lower = word.toLowerCase().replace(/\(\d+\)$/, '')
-  return lexicon.get(lower) ?? lexicon.get(lower.replace(/[^a-z']/g, '')) ?? letterToSound(lower)
+  return lexicon.get(lower) ?? lexicon.get(lower.replace(/[^a-z']/g, '')) ?? soundOfNewWord(lower)
 }
 
 /** Words of meetings in general that a general model mishears (compounds, jargon). */
@@ -84,21 +103,26 @@ export const MEETING_WORDS = `runbook standup backlog rollout rollback hotfix on
   ticket tickets invoice invoices refund refunds vendor budget headcount`.split(/\s+/).filter(Boolean)
 
 /**
- * How people in meetings say that something is decided, owned, due or asked: phrases the default
+ * How people in meetings say that something is decided, owned, due or asked, and where a document
+ * lives ("it's in the folder", "the sheet": the words references are made of): phrases the default
  * engine's language model is biased toward (their words and word pairs, engines/language-model.ts).
  * Written from meeting speech in general (speech acts, times), not from any labelled meeting.
+ * Commitments in their spoken, contracted form only: the pairs "i will" / "we will" made the
+ * recognizer split "I'll" into "I will" (docs/speech.md).
  */
-export const MEETING_PHRASES = `action item|action items|next steps|follow up|i'll follow up|i will follow up|i'll send|i will send
+export const MEETING_PHRASES = `action item|action items|next steps|follow up|i'll follow up|i'll send
   i'll take|i'll take that|i'll own|i can take|i'll handle|i'll check|i'll update|i'll write|i'll draft|i'll ask|i'll talk to
   can you|could you|would you|will you|please send|please update|make sure|get back to|loop in|reach out
   we decided|we agreed|we'll go with|let's go with|let's do|let's keep|let's move|let's not|we're going with|the decision is
-  going forward|from now on|we will|we won't|we should|we need to|signed off|sign off|approved
+  going forward|from now on|we won't|we should|we need to|signed off|sign off|approved
   who owns|who will|who is going to|who's going to|do we|should we|can we|are we|is it|is there|what about|how long|how much
   when do|when will|open question|not sure|any questions|does anyone|can someone|do i need to
   by friday|by monday|by tuesday|by wednesday|by thursday|by tomorrow|end of day|end of week|end of month|next week|this week
   next sprint|next quarter|before the release|after the launch|due date|the deadline
   team lead|tech lead|all hands|one on one|heads up|pull request|code review|design doc|release notes|root cause
-  status update|go live|roll back|write up|on call`.split(/\s*[|\n]\s*/).filter(Boolean)
+  status update|go live|roll back|write up|on call
+  it's in the|it's on the|it's called|it's under|in the folder|the folder|shared drive|the drive|the sheet|the spreadsheet
+  the doc|the document|the wiki|on the board|the board|the tracker|the link|the deck|the report|the template|the page|the channel`.split(/\s*[|\n]\s*/).filter(Boolean)
 
 /**
  * The words of these titles (open work) worth biasing the language model toward: names and
@@ -145,6 +169,22 @@ function phoneDistance(a: string[], b: string[]): number {
     previous = current
   }
   return previous[b.length]!
+}
+
+/**
+ * Whether a heard word could be an identifier's prefix ("up" for "sup", "ink" for "inc"): the same
+ * phones but one, or the prefix's phones ending with the word's (its first sound lost).
+ */
+export function soundsLikePrefix(lexicon: Lexicon): (heard: string, prefix: string) => boolean {
+  return (heard, prefix) => {
+    const heardPhones = pronounce(heard, lexicon)
+    if (heardPhones.length === 0) return false
+    // A prefix is said as a word ("sup") or letter by letter ("s r c h").
+    return [lexicon.get(prefix) ?? letterToSound(prefix), soundOfNewWord(prefix)].some((prefixPhones) => {
+      const tail = prefixPhones.slice(prefixPhones.length - heardPhones.length)
+      return phoneDistance(heardPhones, prefixPhones) <= 1 || (heardPhones.length >= 2 && tail.join(' ') === heardPhones.join(' '))
+    })
+  }
 }
 
 /** Edits allowed between a window's phones and a term's: none for short terms, more for long ones. */

@@ -74,6 +74,8 @@ export type Adaptation = {
   bigrams?: Iterable<[string, string]>
   /** weight of the in-domain model, 0–1 */
   weight: number
+  /** weight of the in-domain word pairs (default: `weight`) */
+  pairWeight?: number
 }
 
 /** log(a + b) from log a and log b, in logmath units */
@@ -124,7 +126,7 @@ export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer
   sentinel.copy(unigrams, count * 12)
 
   const ngrams = Buffer.from(model.bytes.subarray(model.ngramOffset, model.wordsOffset))
-  if (adaptation.bigrams && model.order > 2) boostBigrams(model, ngrams, adaptation.bigrams, lambda)
+  if (adaptation.bigrams && model.order > 2) boostBigrams(model, ngrams, adaptation.bigrams, adaptation.pairWeight ?? lambda)
 
   const oldWords = model.bytes.subarray(model.wordsOffset + 4, model.wordsOffset + 4 + model.bytes.readInt32LE(model.wordsOffset))
   const newWords = Buffer.from(appended.map((word) => `${word}\0`).join(''), 'latin1')
@@ -225,7 +227,7 @@ const KEEP = 4
  * dictionary with pronunciations for words the CMU dictionary lacks (`pronounce`). Undefined
  * when the general model cannot be read (then pocketsphinx runs with its defaults).
  */
-export async function adaptedModel(phrases: string[], weight: number, pronounce: (word: string) => string[], dir = MODEL_DIR): Promise<AdaptedFiles | undefined> {
+export async function adaptedModel(phrases: string[], weight: number, pronounce: (word: string) => string[], dir = MODEL_DIR, pairWeight = weight): Promise<AdaptedFiles | undefined> {
   const words = new Set<string>()
   const bigrams = new Map<string, [string, string]>()
   for (const phrase of phrases) {
@@ -237,7 +239,7 @@ export async function adaptedModel(phrases: string[], weight: number, pronounce:
       if (index > 0) bigrams.set(`${tokens[index - 1]} ${token}`, [tokens[index - 1]!, token])
     })
   }
-  const key = createHash('sha256').update(JSON.stringify([dir, weight, [...words].sort(), [...bigrams.keys()].sort()])).digest('hex').slice(0, 16)
+  const key = createHash('sha256').update(JSON.stringify([dir, weight, ...(pairWeight === weight ? [] : [pairWeight]), [...words].sort(), [...bigrams.keys()].sort()])).digest('hex').slice(0, 16)
   let pending = building.get(key)
   if (pending) {
     // Files removed behind our back (a tmp cleaner) are built again.
@@ -258,7 +260,7 @@ export async function adaptedModel(phrases: string[], weight: number, pronounce:
         const lines = missing.map((word) => `${word} ${pronounce(word).join(' ')}`).filter((line) => line.split(' ').length > 1)
         // Other processes may build the same files at once: each writes its own and renames.
         await writeFile(`${files.dict}${part}`, `${dictionary}${dictionary.endsWith('\n') ? '' : '\n'}${lines.join('\n')}\n`)
-        await writeFile(`${files.lm}${part}`, adaptTrieModel(general, { words, bigrams: bigrams.values(), weight }))
+        await writeFile(`${files.lm}${part}`, adaptTrieModel(general, { words, bigrams: bigrams.values(), weight, pairWeight }))
         await rename(`${files.dict}${part}`, files.dict)
         await rename(`${files.lm}${part}`, files.lm)
       } catch {

@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_RATE, wavFile } from '../audio.ts'
 import { adaptedModel } from './language-model.ts'
-import { letterToSound } from '../vocabulary.ts'
+import { soundOfNewWord } from '../vocabulary.ts'
 import { joinWords, SpeechEngineError, type Recognized, type RecognizedWord, type SpeechEngine } from './types.ts'
 
 const GAP_SAMPLES = SAMPLE_RATE
 /** weight of the in-domain (workspace and meeting) words against the general model (docs/speech.md) */
 export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
+/** weight of the in-domain word pairs (meeting phrases: "we decided", "can you"; docs/speech.md, "Cue words") */
+export const LM_PAIR_WEIGHT = Number(process.env.CONFER_LM_PAIR_WEIGHT ?? LM_WEIGHT)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
 /**
@@ -34,7 +36,7 @@ export function pocketsphinxEngine(bin: string, batchBin?: string): SpeechEngine
     name: 'pocketsphinx',
     async transcribe(utterances, options) {
       if (utterances.length === 0) return []
-      const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, (word) => letterToSound(word)) : undefined
+      const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, soundOfNewWord, undefined, LM_PAIR_WEIGHT) : undefined
       const model = adapted ? ['-lm', adapted.lm, '-dict', adapted.dict] : []
       if (batchBin) return decodeEach(batchBin, utterances, model)
       const offsets: number[] = []
