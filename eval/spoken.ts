@@ -4,7 +4,7 @@
 // end → extraction), then scored: word error rate, speaker turns, precision/recall/F1 per kind.
 // A produced segment stands for the labelled segment it overlaps most in time, so the labels'
 // `sourceSegmentIds` apply unchanged. Splits: eval/spoken-split.json (sealed before the first run).
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { summarize, scoreMeeting, type MeetingScore } from '../src/modules/extraction/engine/evaluation.ts'
 import { DEFAULT_QUALITY_GATE, type ExtractedItem, type ItemKind } from '../src/modules/extraction/engine/types.ts'
@@ -160,6 +160,7 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
 
   // SPOKEN_SAVE_DIR: what the server wrote and when each labelled segment was spoken, per meeting
   // (to re-read extraction on the same recognizer output without transcribing again).
+  if (process.env.SPOKEN_SAVE_DIR) mkdirSync(process.env.SPOKEN_SAVE_DIR, { recursive: true })
   if (process.env.SPOKEN_SAVE_DIR) writeFileSync(path.join(process.env.SPOKEN_SAVE_DIR, `${fixture.id}.json`), JSON.stringify({ segments, spans: spoken.spans }))
   const speakerChanges = spoken.spans.flatMap((span, index) => index > 0 && spoken.spans[index - 1]!.speakerId !== span.speakerId ? [span.startMs] : [])
   const boundaries = segments.flatMap((segment, index) => index > 0 && segments[index - 1]!.speakerId !== segment.speakerId ? [segment.startMs] : [])
