@@ -9,6 +9,7 @@ import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
+import { SessionProject } from './SessionProject.tsx'
 import { endSession, getShare, loadTranscript, revokeShare, updateShare } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
@@ -133,6 +134,7 @@ export function SessionPage({ id }: { id: string }) {
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
+      <SessionProject session={snapshot} canEdit={canEdit} />
       {snapshot.state === 'recording' && canEdit ? (
         <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => { await endSession(id); invalidate(`/v1/sessions/${id}`) })}>{t('record.end')}</button>
       ) : null}

@@ -1,0 +1,49 @@
+// A meeting belongs to a project from the start: the project's page records into it, the record
+// page preselects it, the ended session shows it, and the session can be moved out of it again.
+// Without this a newcomer's meetings never reach any project memory from the web client.
+import { expect, test } from '@playwright/test'
+import { callJson } from '../e2e/server.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+
+test.describe('recording a meeting into a project', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('record from the project page, see it on the session, move it out', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'project-meetings')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Mobile release' })
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Hiring' })
+    const page = await context.newPage()
+
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await page.getByRole('link', { name: 'Record a meeting in this project' }).click()
+    await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
+    const chosen = page.getByLabel('Project (optional)')
+    await expect(chosen).toHaveValue(project.id)
+    await expect(chosen.locator('option')).toHaveText(['No project', 'Hiring', 'Mobile release'], { useInnerText: true })
+    await expectAccessible(page, 'record with a project')
+    await page.getByLabel('Title (optional)').fill('Release sync')
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByRole('heading', { name: 'Release sync' })).toBeVisible()
+    await expect(page.getByTestId('chunk-status')).not.toHaveAttribute('data-recorded', '0')
+    await page.getByRole('button', { name: 'End the meeting' }).click()
+    await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
+    const sessionId = page.url().split('/sessions/')[1]!
+
+    // The session knows its project, and the project lists the session.
+    await expect(page.getByLabel('Project (optional)')).toHaveValue(project.id)
+    await expect(page.getByRole('link', { name: 'Project memory' })).toHaveAttribute('href', `/projects/${project.id}/memory`)
+    expect((await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId).toBe(project.id)
+    await expectAccessible(page, 'session with a project')
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(page.getByRole('link', { name: 'Release sync' })).toBeVisible()
+
+    // Moved out of any project from the session page.
+    await page.goto(`${server.baseUrl}/sessions/${sessionId}`)
+    await page.getByLabel('Project (optional)').selectOption('')
+    await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId ?? null).toBeNull()
+    await expect(page.getByRole('link', { name: 'Project memory' })).toHaveCount(0)
+    await context.close()
+  })
+})
