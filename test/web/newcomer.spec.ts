@@ -1,11 +1,12 @@
-// A meeting belongs to a project from the start: the project's page records into it, the record
-// page preselects it, the ended session shows it, and the session can be moved out of it again.
-// Without this a newcomer's meetings never reach any project memory from the web client.
+// What a newcomer met on a fresh install. A meeting belongs to a project from the start: the
+// project's page records into it, the record page preselects it, the ended session shows it, and
+// the session can be moved out of it again (before, no meeting reached any project memory from the
+// web client). The members page names roles and invitation states in the reader's language.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
 
-test.describe('recording a meeting into a project', () => {
+test.describe('a newcomer\'s first steps', () => {
   const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
 
   test('record from the project page, see it on the session, move it out', async ({ browser }) => {
@@ -44,6 +45,24 @@ test.describe('recording a meeting into a project', () => {
     await page.getByLabel('Project (optional)').selectOption('')
     await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId ?? null).toBeNull()
     await expect(page.getByRole('link', { name: 'Project memory' })).toHaveCount(0)
+    await context.close()
+  })
+
+  test('members: roles and invitation states are words of the chosen language', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'members-words')
+    const me = await callJson(server, 'GET', '/v1/account/current', cookie)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/members`)
+    await page.getByLabel('Their email address').fill('guest@example.com')
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    await expect(page.getByTestId('invite-url')).toBeVisible()
+    const mine = page.locator('li').filter({ hasText: me.account.email })
+    await expect(mine).toHaveText(`${me.account.email} · Owner · Can edit`)
+    await expect(page.locator('li').filter({ hasText: 'guest@example.com' })).toContainText('· Pending ·')
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(mine).toHaveText(`${me.account.email} · 所有者 · 可编辑`)
+    await expect(page.locator('li').filter({ hasText: 'guest@example.com' })).toContainText('· 待接受 ·')
     await context.close()
   })
 })
