@@ -2,9 +2,11 @@
 // project's page records into it, the record page preselects it, the ended session shows it, and
 // the session can be moved out of it again (before, no meeting reached any project memory from the
 // web client). The members page names roles and invitation states in the reader's language.
+// Without a mail server the code page says where the code went (the server log).
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
-import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+import { expectAccessible, serveWithMail, startWebServer, uniqueEmail, workspaceContext } from './helpers.ts'
+import type { RunningServer } from '../e2e/server.ts'
 
 test.describe('a newcomer\'s first steps', () => {
   const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
@@ -63,6 +65,23 @@ test.describe('a newcomer\'s first steps', () => {
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(mine).toHaveText(`${me.account.email} · 所有者 · 可编辑`)
     await expect(page.locator('li').filter({ hasText: 'guest@example.com' })).toContainText('· 待接受 ·')
+    await context.close()
+  })
+})
+
+test.describe('signing in without a mail server', () => {
+  let server: RunningServer
+  test.beforeAll(async () => { server = await startWebServer('sqlite', {}) })
+  test.afterAll(async () => { await server?.stop() })
+
+  test('the code page says the code is in the server log', async ({ browser }) => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(server.baseUrl)
+    await page.getByLabel('Email address').fill(uniqueEmail('no-smtp'))
+    await page.getByRole('button', { name: 'Email me a code' }).click()
+    await expect(page.getByTestId('mail-delivery')).toHaveText(/no mail server set up \(SMTP_URL\).*printed in the server’s log/)
+    await expectAccessible(page, 'sign-in code without a mail server')
     await context.close()
   })
 })

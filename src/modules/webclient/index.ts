@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import { signInProviders } from '../../platform/auth/providers.ts'
 import type { AppDeps } from '../../platform/deps.ts'
-import { withClientConfig } from './client-config.ts'
+import { mailDelivery, withClientConfig } from './client-config.ts'
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
 
@@ -30,7 +30,7 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
 
     // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
     // page needs no request to draw its buttons (docs/decisions.md, "Web client").
-    const indexHtml = withClientConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), { authProviders: signInProviders(deps.config) })
+    const indexHtml = withClientConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) })
     const sendIndex = (reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')

@@ -4,10 +4,11 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startOidcTestProvider } from '../../../test/oidc-test-provider.ts'
 import { WEB_DIST } from './index.ts'
+import { mailDelivery } from './client-config.ts'
 
 const ROOT = path.resolve(WEB_DIST, '../..')
 const JS_BUDGET_BYTES = 250 * 1024
@@ -70,7 +71,7 @@ eachDatabase('web client serving', (h) => {
 // ids and names only, never a client id or secret.
 const oidc = await startOidcTestProvider()
 afterAll(() => oidc.close())
-const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[] }
+const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string }
 
 eachDatabase('web client config, providers configured', (h) => {
   it('lists GitHub and the OpenID Connect provider in index.html and at /api/auth/providers, without secrets', async () => {
@@ -95,7 +96,18 @@ eachDatabase('web client config, providers configured', (h) => {
 
 eachDatabase('web client config, no provider', (h) => {
   it('lists no provider', async () => {
-    expect(configOf((await h.anonymous.get('/')).body).authProviders).toEqual([])
+    const config = configOf((await h.anonymous.get('/')).body)
+    expect(config.authProviders).toEqual([])
+    // No SMTP_URL outside production: the sign-in page says the code is in the server log.
+    expect(config.mailDelivery).toBe('log')
     expect((await h.anonymous.get('/api/auth/providers')).json()).toEqual({ providers: [] })
+  })
+})
+
+describe('where sign-in codes go, as the client is told', () => {
+  it('smtp with SMTP_URL, the log outside production, the outbox table in production', () => {
+    expect(mailDelivery({ smtpUrl: 'smtp://127.0.0.1:2525', nodeEnv: 'production' })).toBe('smtp')
+    expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'development' })).toBe('log')
+    expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'production' })).toBe('outbox')
   })
 })

@@ -1,7 +1,9 @@
 // The server's non-secret settings for the client, written into index.html as JSON
-// (src/modules/webclient/client-config.ts): the external identity providers it is configured with.
+// (src/modules/webclient/client-config.ts): the external identity providers it is configured with,
+// and where sign-in codes go without a mail server.
 export type SignInProvider = { id: string; name: string; type: 'social' | 'oidc' }
-export type ClientConfig = { authProviders: SignInProvider[] }
+export type MailDelivery = 'smtp' | 'log' | 'outbox'
+export type ClientConfig = { authProviders: SignInProvider[]; mailDelivery: MailDelivery }
 
 let config: ClientConfig | undefined
 
@@ -10,6 +12,9 @@ export function clientConfig(): ClientConfig {
   const parsed = ((): Partial<ClientConfig> => {
     try { return JSON.parse(document.getElementById('confer-config')?.textContent || '{}') as Partial<ClientConfig> } catch { return {} }
   })()
-  config = { authProviders: Array.isArray(parsed.authProviders) ? parsed.authProviders : [] }
+  config = {
+    authProviders: Array.isArray(parsed.authProviders) ? parsed.authProviders : [],
+    mailDelivery: parsed.mailDelivery === 'log' || parsed.mailDelivery === 'outbox' ? parsed.mailDelivery : 'smtp',
+  }
   return config
 }
