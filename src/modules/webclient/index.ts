@@ -3,7 +3,7 @@
 // and index.html for the pages the client routes itself (`/`, `/share/{token}`, `/invite/{token}`,
 // `/sessions/…`, …). Exports nothing for other modules. Without a build it serves nothing, and
 // those paths answer the API's 404 problem.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
@@ -30,13 +30,14 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
 
     // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
     // page needs no request to draw its buttons (docs/decisions.md, "Web client").
-    const indexHtml = withClientConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) })
+    const clientConfig = { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) }
+    const indexHtml = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, clientConfig))
     const sendIndex = (reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
-      .send(indexHtml)
+      .send(indexHtml())
 
     app.get('/', { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
     for (const segment of CLIENT_ROUTES) {
@@ -52,5 +53,23 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
       app.get(`/${file}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) =>
         reply.sendFile(file, root, { maxAge: '1d' }))
     }
+  }
+}
+
+/**
+ * index.html as served, read again when the file changes: `npm run build:web` while the server
+ * runs replaces the hashed assets, and a page naming the old ones would load nothing. While the
+ * file is missing (a build in progress) the last good copy is kept.
+ */
+export function indexReader(file: string, transform: (html: string) => string): () => string {
+  let stamp = -1
+  let html = ''
+  return () => {
+    const mtime = (() => { try { return statSync(file).mtimeMs } catch { return stamp } })()
+    if (mtime !== stamp) {
+      html = transform(readFileSync(file, 'utf8'))
+      stamp = mtime
+    }
+    return html
   }
 }

@@ -2,12 +2,13 @@
 // hashed assets cached for a year and sent pre-compressed, the API's 404s untouched, and the
 // first load's JavaScript within its 250 KB (compressed) budget.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startOidcTestProvider } from '../../../test/oidc-test-provider.ts'
-import { WEB_DIST } from './index.ts'
+import { indexReader, WEB_DIST } from './index.ts'
 import { mailDelivery } from './client-config.ts'
 
 const ROOT = path.resolve(WEB_DIST, '../..')
@@ -109,5 +110,21 @@ describe('where sign-in codes go, as the client is told', () => {
     expect(mailDelivery({ smtpUrl: 'smtp://127.0.0.1:2525', nodeEnv: 'production' })).toBe('smtp')
     expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'development' })).toBe('log')
     expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'production' })).toBe('outbox')
+  })
+})
+
+describe('index.html after a rebuild while the server runs', () => {
+  it('is read again when the file changes, and the last copy is kept while it is missing', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'confer-index-'))
+    const file = path.join(dir, 'index.html')
+    writeFileSync(file, '<script src="/assets/index-old.js"></script>')
+    const read = indexReader(file, (html) => `${html}!`)
+    expect(read()).toBe('<script src="/assets/index-old.js"></script>!')
+    writeFileSync(file, '<script src="/assets/index-new.js"></script>')
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000))
+    expect(read()).toBe('<script src="/assets/index-new.js"></script>!')
+    rmSync(file)
+    expect(read()).toBe('<script src="/assets/index-new.js"></script>!')
+    rmSync(dir, { recursive: true })
   })
 })
