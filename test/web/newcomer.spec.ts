@@ -2,7 +2,8 @@
 // project's page records into it, the record page preselects it, the ended session shows it, and
 // the session can be moved out of it again (before, no meeting reached any project memory from the
 // web client). The members page names roles and invitation states in the reader's language.
-// Without a mail server the code page says where the code went (the server log).
+// Without a mail server the code page says where the code went (the server log). A share link
+// made earlier is shown again on the session page.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, startWebServer, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -47,6 +48,17 @@ test.describe('a newcomer\'s first steps', () => {
     await page.getByLabel('Project (optional)').selectOption('')
     await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId ?? null).toBeNull()
     await expect(page.getByRole('link', { name: 'Project memory' })).toHaveCount(0)
+
+    // A share link made earlier is shown after a reload; before there is one, nothing fails.
+    const failed: string[] = []
+    page.on('response', (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`) })
+    await page.reload()
+    await expect(page.getByRole('button', { name: 'Create a share link' })).toBeVisible()
+    await page.getByRole('button', { name: 'Create a share link' }).click()
+    const shareURL = await page.getByTestId('share-url').inputValue()
+    await page.reload()
+    await expect(page.getByTestId('share-url')).toHaveValue(shareURL)
+    expect(failed).toEqual([])
     await context.close()
   })
 
