@@ -3,7 +3,7 @@
 // the session can be moved out of it again (before, no meeting reached any project memory from the
 // web client). The members page names roles and invitation states in the reader's language.
 // Without a mail server the code page says where the code went (the server log). A share link
-// made earlier is shown again on the session page.
+// made earlier is shown again on the session page. Default speaker labels follow the language.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, startWebServer, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -36,7 +36,7 @@ test.describe('a newcomer\'s first steps', () => {
     const sessionId = page.url().split('/sessions/')[1]!
 
     // The session knows its project, and the project lists the session.
-    await expect(page.getByLabel('Project (optional)')).toHaveValue(project.id)
+    await expect(page.getByLabel('Project', { exact: true })).toHaveValue(project.id)
     await expect(page.getByRole('link', { name: 'Project memory' })).toHaveAttribute('href', `/projects/${project.id}/memory`)
     expect((await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId).toBe(project.id)
     await expectAccessible(page, 'session with a project')
@@ -45,7 +45,7 @@ test.describe('a newcomer\'s first steps', () => {
 
     // Moved out of any project from the session page.
     await page.goto(`${server.baseUrl}/sessions/${sessionId}`)
-    await page.getByLabel('Project (optional)').selectOption('')
+    await page.getByLabel('Project', { exact: true }).selectOption('')
     await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${sessionId}`, cookie)).projectId ?? null).toBeNull()
     await expect(page.getByRole('link', { name: 'Project memory' })).toHaveCount(0)
 
@@ -77,6 +77,34 @@ test.describe('a newcomer\'s first steps', () => {
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(mine).toHaveText(`${me.account.email} · 所有者 · 可编辑`)
     await expect(page.locator('li').filter({ hasText: 'guest@example.com' })).toContainText('· 待接受 ·')
+    await context.close()
+  })
+
+  test('default speaker labels are shown in the chosen language, given names as they are', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'speaker-words')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Standup' })
+    const page = await context.newPage()
+    // Segments as the server stores them (a recording would need a speech engine here).
+    await page.route('**/v1/sessions/*/transcript*', async (route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      const segment = (n: number, speakerId: string, speakerLabel: string, text: string) => ({
+        id: `seg_${n}`, sessionId: session.id, startMs: n * 1000, endMs: n * 1000 + 900, text, status: 'final', source: 'server',
+        createdAt: '2026-11-25T00:00:00.000Z', updatedAt: '2026-11-25T00:00:00.000Z', speakerId, speakerLabel,
+      })
+      body.segments = [segment(1, 'spk_1', 'Speaker 1', 'We ship on Friday.'), segment(2, 'spk_2', 'Speaker 2', 'I will write the notes.'), segment(3, 'spk_3', 'Ada', 'Agreed.')]
+      body.speakers = [{ speakerId: 'spk_1', label: 'Speaker 1' }, { speakerId: 'spk_2', label: 'Speaker 2' }, { speakerId: 'spk_3', label: 'Ada' }]
+      await route.fulfill({ response, json: body })
+    })
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await expect(page.getByText('We ship on Friday.')).toBeVisible()
+    await expect(page.locator('li', { hasText: 'We ship on Friday.' })).toContainText('Speaker 1')
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(page.locator('li', { hasText: 'We ship on Friday.' })).toContainText('发言人 1')
+    await expect(page.locator('li', { hasText: 'I will write the notes.' })).toContainText('发言人 2')
+    await expect(page.locator('li', { hasText: 'Agreed.' })).toContainText('Ada')
+    await expect(page.getByTestId('speaker').filter({ hasText: '发言人 2' })).toHaveCount(1)
     await context.close()
   })
 })

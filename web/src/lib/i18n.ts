@@ -56,6 +56,8 @@ const en = {
   'record.systemUnavailable': 'This browser cannot capture system audio; only the microphone will be recorded.',
   'record.sessionTitle': 'Title (optional)',
   'record.project': 'Project (optional)',
+  'session.project': 'Project',
+  'speakers.numbered': 'Speaker {n}',
   'record.noProject': 'No project',
   'record.start': 'Start recording',
   'record.end': 'End the meeting',
@@ -478,7 +480,7 @@ const zh: Messages = {
   'invite.permission.edit': '你可以创建和修改内容。', 'invite.permission.view': '你可以查看和评论。', 'invite.expires': '邀请于 {date} 过期。',
   'invite.join': '加入 {workspace}', 'invite.signInFirst': '请以 {email} 登录后加入。', 'invite.joined': '你已加入 {workspace}。',
   'record.title': '录制会议', 'record.mode': '录制内容', 'record.mode.microphone': '麦克风', 'record.mode.system': '麦克风和系统声音（标签页或屏幕）',
-  'record.systemUnavailable': '此浏览器无法捕获系统声音，只会录制麦克风。', 'record.sessionTitle': '标题（可选）', 'record.project': '项目（可选）', 'record.noProject': '不属于任何项目', 'record.start': '开始录制',
+  'record.systemUnavailable': '此浏览器无法捕获系统声音，只会录制麦克风。', 'record.sessionTitle': '标题（可选）', 'record.project': '项目（可选）', 'session.project': '项目', 'speakers.numbered': '发言人 {n}', 'record.noProject': '不属于任何项目', 'record.start': '开始录制',
   'record.end': '结束会议', 'record.level': '输入音量', 'record.chunks': '已录制 {recorded} 段，{pending} 段等待上传',
   'record.offline': '已离线：音频保存在此浏览器中，恢复连接后自动上传。', 'record.live': '实时转写', 'record.waiting': '等待语音…',
   'record.resumePending': '之前录制的 {count} 段音频仍在等待，正在上传。', 'record.micDenied': '无法打开麦克风。请在浏览器中允许后重试。', 'record.displayDenied': '未允许共享屏幕或标签页，因此无法录制系统声音。请允许共享，或只选择麦克风。', 'record.noSystemAudio': '共享的屏幕或标签页没有声音：只在录制麦克风。如需录入，请共享浏览器标签页并勾选“分享标签页音频”。',
@@ -720,6 +722,12 @@ export function setLocale(locale: Locale) {
 }
 
 export function getLocale(): Locale { return current }
+
+/** A speaker's label as shown: the server's default label ("Speaker 2") in the reader's language, a given name as it is. */
+export function speakerName(label: string): string {
+  const numbered = /^Speaker (\d+)$/.exec(label)
+  return numbered ? translate('speakers.numbered', { n: numbered[1]! }) : label
+}
 
 export function translate(key: MessageKey, values: Record<string, string | number> = {}): string {
   const template = catalogs[current][key] ?? en[key]

@@ -85,10 +85,12 @@ export function RecordPage() {
           <label htmlFor="session-title">{t('record.sessionTitle')}</label>
           <input id="session-title" value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
           <label htmlFor="session-project">{t('record.project')}</label>
-          <select id="session-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
-            <option value="">{t('record.noProject')}</option>
-            {(projects.data ?? []).map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
-          </select>
+          <div>
+            <select id="session-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
+              <option value="">{t('record.noProject')}</option>
+              {(projects.data ?? []).map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
+            </select>
+          </div>
           <button type="submit" className="primary" disabled={busy}>{t('record.start')}</button>
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}

@@ -18,7 +18,7 @@ export function SessionProject({ session, canEdit }: { session: SessionSnapshot;
   })
   return (
     <div className="row">
-      <label htmlFor="session-project">{t('record.project')}</label>
+      <label htmlFor="session-project">{t('session.project')}</label>
       <select id="session-project" value={current} disabled={busy || !projects.data} onChange={(event) => void move(event.target.value)}>
         <option value="">{t('record.noProject')}</option>
         {current && !known ? <option value={current}>{current}</option> : null}
