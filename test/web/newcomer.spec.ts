@@ -3,7 +3,8 @@
 // the session can be moved out of it again (before, no meeting reached any project memory from the
 // web client). The members page names roles and invitation states in the reader's language.
 // Without a mail server the code page says where the code went (the server log). A share link
-// made earlier is shown again on the session page. Default speaker labels follow the language.
+// made earlier is shown again on the session page. Default speaker labels follow the language. A
+// mistyped invitation link is said plainly.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, startWebServer, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -77,6 +78,18 @@ test.describe('a newcomer\'s first steps', () => {
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(mine).toHaveText(`${me.account.email} · 所有者 · 可编辑`)
     await expect(page.locator('li').filter({ hasText: 'guest@example.com' })).toContainText('· 待接受 ·')
+    await context.close()
+  })
+
+  test('a mistyped or unknown invitation link is said plainly', async ({ browser }) => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    for (const token of ['short', 'a'.repeat(24)]) {
+      await page.goto(`${served.server.baseUrl}/invite/${token}`)
+      await expect(page.getByRole('heading', { name: 'You are invited' })).toBeVisible()
+      await expect(page.getByText('This invitation link is not valid.')).toBeVisible()
+      await expect(page.getByText(/invitationToken|must NOT/)).toHaveCount(0)
+    }
     await context.close()
   })
 
