@@ -4,7 +4,8 @@
 // web client). The members page names roles and invitation states in the reader's language.
 // Without a mail server the code page says where the code went (the server log). A share link
 // made earlier is shown again on the session page. Default speaker labels follow the language. A
-// mistyped invitation link is said plainly.
+// mistyped invitation link is said plainly. A session ended elsewhere brings the sign-in page (it
+// left the page at "Loading…"), and a signed-out first load asks who is signed in once.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, startWebServer, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -93,6 +94,25 @@ test.describe('a newcomer\'s first steps', () => {
     await context.close()
   })
 
+  test('a session ended elsewhere brings the sign-in page at the next request', async ({ browser }) => {
+    const { server, mail } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'ended-elsewhere')
+    const email = (await callJson(server, 'GET', '/v1/account/current', cookie)).account.email as string
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    await expect(page.getByRole('heading', { name: 'Work board' })).toBeVisible()
+    await context.clearCookies()
+    await page.getByRole('link', { name: 'Projects' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeVisible()
+    // Signing in again brings the page back.
+    const seen = mail.messages.length
+    await page.getByLabel('Email address').fill(email)
+    await page.getByRole('button', { name: 'Email me a code' }).click()
+    await page.getByLabel('Digit 1 of 6').fill(await mail.codeFor(email, seen))
+    await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+    await context.close()
+  })
+
   test('default speaker labels are shown in the chosen language, given names as they are', async ({ browser }) => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'speaker-words')
@@ -126,6 +146,18 @@ test.describe('signing in without a mail server', () => {
   let server: RunningServer
   test.beforeAll(async () => { server = await startWebServer('sqlite', {}) })
   test.afterAll(async () => { await server?.stop() })
+
+  test('a signed-out deep link asks who is signed in once', async ({ browser }) => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const asked: string[] = []
+    page.on('request', (request) => { if (request.url().endsWith('/v1/account/current')) asked.push(request.url()) })
+    await page.goto(`${server.baseUrl}/sessions/ses_01M88759S3HHD5E5GD1VZ5NCGV`)
+    await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(asked).toHaveLength(1)
+    await context.close()
+  })
 
   test('the code page says the code is in the server log', async ({ browser }) => {
     const context = await browser.newContext()

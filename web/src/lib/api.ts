@@ -132,9 +132,9 @@ export function useResource<T>(path: string | null): { data?: T; error?: ApiErro
 export function clearCache() { cache.clear(); early.clear(); changed.emit() }
 
 /** What the cache holds for a path now, without subscribing or loading. */
-export function peek<T>(path: string): { data?: T; loading: boolean } | undefined {
+export function peek<T>(path: string): { data?: T; error?: ApiError; loading: boolean } | undefined {
   const entry = cache.get(path)
-  return entry ? { data: entry.data as T | undefined, loading: entry.loading } : undefined
+  return entry ? { data: entry.data as T | undefined, error: entry.error, loading: entry.loading } : undefined
 }
 
 /**
