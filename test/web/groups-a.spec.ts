@@ -58,8 +58,10 @@ test.describe('billing, runners and integrations screens', () => {
     await page.getByLabel('Tool', { exact: true }).selectOption('email')
     await expect(page.getByLabel('How to connect')).toHaveValue('no_auth')
     await page.getByRole('button', { name: 'Connect', exact: true }).click()
-    await expect(page.getByTestId('connection-created')).toHaveText('email is connected.')
-    await expect(page.getByTestId('connections')).toContainText('email.send')
+    await expect(page.getByTestId('connection-created')).toHaveText('Email is connected.')
+    await expect(page.getByTestId('connections')).toContainText('Send an email (email.send)')
+    // Tools and actions by the names people use, the ids beside the actions.
+    await expect(page.getByLabel('Tool', { exact: true }).locator('option')).toHaveText(['Email', 'Webhook', 'GitHub', 'Linear', 'Slack', 'Calendar (CalDAV)'], { useInnerText: true })
     await expectAccessible(page, 'integrations')
     await page.setViewportSize({ width: 375, height: 740 })
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true)
@@ -86,7 +88,7 @@ test.describe('billing, runners and integrations screens', () => {
     const { port } = receiver.address() as { port: number }
     await page.getByLabel('Webhook URL').fill(`http://127.0.0.1:${port}/hook`)
     await page.getByRole('button', { name: 'Connect', exact: true }).click()
-    await expect(page.getByTestId('connection-created')).toHaveText('webhook is connected.')
+    await expect(page.getByTestId('connection-created')).toHaveText('Webhook is connected.')
     await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: 'We ship on Friday', targetProjectId: project.id })
     await page.goto(`${server.baseUrl}/sessions/${session.id}`)
     const decision = page.getByTestId('work-object').filter({ hasText: 'We ship on Friday' })
