@@ -94,6 +94,7 @@ test.describe('billing, runners and integrations screens', () => {
     const decision = page.getByTestId('work-object').filter({ hasText: 'We ship on Friday' })
     await decision.getByText('Details', { exact: true }).click()
     await decision.getByRole('button', { name: 'Show recommended actions' }).click()
+    await expect(decision.locator('.badge').filter({ hasText: '(webhook.send)' })).toHaveText('Call a webhook (webhook.send)')
     await decision.getByRole('button', { name: 'Prepare' }).click()
     await expect(decision.getByTestId('prepared-payload')).toContainText('"type": "confer.decision"')
     await expect(decision.getByTestId('payload-hash')).toHaveText(/^[0-9a-f]{64}$/)
