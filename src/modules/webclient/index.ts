@@ -7,7 +7,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { readCookie } from '../../platform/auth/actor.ts'
+import { sessionCookieName } from '../../platform/auth/auth.ts'
 import { signInProviders } from '../../platform/auth/providers.ts'
 import type { AppDeps } from '../../platform/deps.ts'
 import { mailDelivery, withClientConfig } from './client-config.ts'
@@ -30,19 +32,22 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
 
     // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
     // page needs no request to draw its buttons (docs/decisions.md, "Web client").
-    const clientConfig = { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) }
-    const indexHtml = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, clientConfig))
-    const sendIndex = (reply: FastifyReply) => reply
+    const settings = { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) }
+    const cookieName = sessionCookieName(deps.config.secureCookies)
+    const signedIn = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: true }))
+    const signedOut = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: false }))
+    const sendIndex = (request: FastifyRequest, reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')
+      .header('vary', 'cookie')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
-      .send(indexHtml())
+      .send(readCookie(request.headers.cookie, cookieName) === undefined ? signedOut() : signedIn())
 
-    app.get('/', { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+    app.get('/', { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
     for (const segment of CLIENT_ROUTES) {
-      app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
-      app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+      app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
+      app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
     }
     // Content-hashed file names: a changed file gets a new name, so it may be kept for a year.
     app.get('/assets/*', { schema: { hide: true }, config: routeConfig }, (request, reply) => {

@@ -72,7 +72,7 @@ eachDatabase('web client serving', (h) => {
 // ids and names only, never a client id or secret.
 const oidc = await startOidcTestProvider()
 afterAll(() => oidc.close())
-const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string }
+const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string; sessionCookie: boolean }
 
 eachDatabase('web client config, providers configured', (h) => {
   it('lists GitHub and the OpenID Connect provider in index.html and at /api/auth/providers, without secrets', async () => {
@@ -101,6 +101,11 @@ eachDatabase('web client config, no provider', (h) => {
     expect(config.authProviders).toEqual([])
     // No SMTP_URL outside production: the sign-in page says the code is in the server log.
     expect(config.mailDelivery).toBe('log')
+    // Whether the page came with a session cookie (its validity is the API's business).
+    expect(config.sessionCookie).toBe(false)
+    const withCookie = await h.anonymous.get('/board', { cookie: 'other=1; service-auth.session_token=anything' })
+    expect(configOf(withCookie.body).sessionCookie).toBe(true)
+    expect(withCookie.headers.vary).toContain('cookie')
     expect((await h.anonymous.get('/api/auth/providers')).json()).toEqual({ providers: [] })
   })
 })

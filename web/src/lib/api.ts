@@ -120,6 +120,12 @@ export function setCached<T>(path: string, update: (current: T | undefined) => T
   changed.emit()
 }
 
+/** Put an error in the cache without a request (what the page already knows will fail). */
+export function setCachedError(path: string, error: ApiError) {
+  cache.set(path, { error, loading: false, version: (cache.get(path)?.version ?? 0) + 1 })
+  changed.emit()
+}
+
 export function useResource<T>(path: string | null): { data?: T; error?: ApiError; loading: boolean; reload: () => void } {
   const entry = useSyncExternalStore(changed.on, () => (path ? cache.get(path) : undefined))
   // Also after clearCache() (sign-out, joining a workspace) dropped the entry.
