@@ -19,14 +19,16 @@ export function shareRoutes(base: FastifyInstance, deps: AppDeps) {
   app.get('/v1/sessions/:sessionId/share', {
     schema: {
       operationId: 'getSessionShare', tags,
-      summary: 'The session\'s share link; the first read (or the first after it expired or was revoked) creates one: `read`, 30 days.',
+      summary: 'The session\'s share link; the first read (or the first after it expired or was revoked) creates one: `read`, 30 days. With `create=false` it only reads: 204 when there is no live link.',
       params: schemas.SessionParams,
-      response: { 200: ShareLinkRef, ...problems(401, 403, 404, 429) },
+      querystring: schemas.ShareReadQuery,
+      response: { 200: ShareLinkRef, 204: Type.Null({ description: 'create=false and the session has no live link' }), ...problems(400, 401, 403, 404, 429) },
     },
     config: { access: 'view' },
-  }, (request) => {
+  }, async (request, reply) => {
     const { actor, membership } = memberOf(request)
-    return getShareLink(deps, membership, actor.accountId, request.params.sessionId)
+    const link = await getShareLink(deps, membership, actor.accountId, request.params.sessionId, request.query.create !== false)
+    return link ?? reply.code(204).send(null)
   })
 
   app.patch('/v1/sessions/:sessionId/share', {

@@ -13,6 +13,9 @@ export const ShareLink = Type.Object({
 }, { $id: 'ShareLink' })
 
 export const SessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 80 }) })
+export const ShareReadQuery = Type.Object({
+  create: Type.Optional(Type.Boolean({ default: true, description: 'false: only read the live link; 204 with no body when there is none (nothing is created).' })),
+})
 export const TokenParams = Type.Object({ shareToken: Type.String({ minLength: 1, maxLength: 128 }) })
 
 export const UpdateShareBody = Type.Object({

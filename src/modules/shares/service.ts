@@ -48,8 +48,13 @@ async function liveShare(deps: AppDeps, membership: Membership, sessionId: strin
   throw new AppError('conflict', 'The share link changed while it was being read; try again.')
 }
 
-export async function getShareLink(deps: AppDeps, membership: Membership, accountId: string, sessionId: string) {
+/** The live link, made when there is none; with `create` false only read (undefined when there is none). */
+export async function getShareLink(deps: AppDeps, membership: Membership, accountId: string, sessionId: string, create = true) {
   await sessionOf(deps, membership, sessionId)
+  if (!create) {
+    const existing = await repo.findLiveShare(deps.database.db, sessionId)
+    return existing && isLive(existing) ? presentShare(deps, existing) : undefined
+  }
   return presentShare(deps, await liveShare(deps, membership, sessionId, accountId))
 }
 

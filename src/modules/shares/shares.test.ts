@@ -22,6 +22,21 @@ eachDatabase('share links', (h) => {
     expect(JSON.stringify(row)).not.toContain(link.shareToken)
   })
 
+  it('only reads with create=false: 204 before the first link and after revoking, the live link otherwise', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const none = await owner.get(`/v1/sessions/${session.id}/share?create=false`)
+    expect(none.statusCode).toBe(204)
+    expect(none.body).toBe('')
+    expect(await h.database.db.selectFrom('session_shares').select('id').where('session_id', '=', session.id).execute()).toHaveLength(0)
+    const link = (await owner.get(`/v1/sessions/${session.id}/share`)).json()
+    expect((await owner.get(`/v1/sessions/${session.id}/share?create=false`)).json()).toEqual(link)
+    await owner.delete(`/v1/sessions/${session.id}/share`)
+    expect((await owner.get(`/v1/sessions/${session.id}/share?create=false`)).statusCode).toBe(204)
+    expect((await owner.get(`/v1/sessions/ses_unknown/share?create=false`)).statusCode).toBe(404)
+    expect((await owner.get(`/v1/sessions/${session.id}/share?create=maybe`)).statusCode).toBe(400)
+  })
+
   it('keeps one live link when first reads race', async () => {
     const owner = await h.member()
     const session = await startRecording(owner)

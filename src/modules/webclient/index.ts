@@ -3,14 +3,16 @@
 // and index.html for the pages the client routes itself (`/`, `/share/{token}`, `/invite/{token}`,
 // `/sessions/…`, …). Exports nothing for other modules. Without a build it serves nothing, and
 // those paths answer the API's 404 problem.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { readCookie } from '../../platform/auth/actor.ts'
+import { sessionCookieName } from '../../platform/auth/auth.ts'
 import { signInProviders } from '../../platform/auth/providers.ts'
 import type { AppDeps } from '../../platform/deps.ts'
-import { withClientConfig } from './client-config.ts'
+import { mailDelivery, withClientConfig } from './client-config.ts'
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
 
@@ -30,18 +32,22 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
 
     // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
     // page needs no request to draw its buttons (docs/decisions.md, "Web client").
-    const indexHtml = withClientConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), { authProviders: signInProviders(deps.config) })
-    const sendIndex = (reply: FastifyReply) => reply
+    const settings = { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) }
+    const cookieName = sessionCookieName(deps.config.secureCookies)
+    const signedIn = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: true }))
+    const signedOut = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: false }))
+    const sendIndex = (request: FastifyRequest, reply: FastifyReply) => reply
       .header('cache-control', 'no-cache')
+      .header('vary', 'cookie')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
-      .send(indexHtml)
+      .send(readCookie(request.headers.cookie, cookieName) === undefined ? signedOut() : signedIn())
 
-    app.get('/', { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+    app.get('/', { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
     for (const segment of CLIENT_ROUTES) {
-      app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
-      app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (_request, reply) => sendIndex(reply))
+      app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
+      app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
     }
     // Content-hashed file names: a changed file gets a new name, so it may be kept for a year.
     app.get('/assets/*', { schema: { hide: true }, config: routeConfig }, (request, reply) => {
@@ -52,5 +58,23 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
       app.get(`/${file}`, { schema: { hide: true }, config: routeConfig }, (_request, reply) =>
         reply.sendFile(file, root, { maxAge: '1d' }))
     }
+  }
+}
+
+/**
+ * index.html as served, read again when the file changes: `npm run build:web` while the server
+ * runs replaces the hashed assets, and a page naming the old ones would load nothing. While the
+ * file is missing (a build in progress) the last good copy is kept.
+ */
+export function indexReader(file: string, transform: (html: string) => string): () => string {
+  let stamp = -1
+  let html = ''
+  return () => {
+    const mtime = (() => { try { return statSync(file).mtimeMs } catch { return stamp } })()
+    if (mtime !== stamp) {
+      html = transform(readFileSync(file, 'utf8'))
+      stamp = mtime
+    }
+    return html
   }
 }

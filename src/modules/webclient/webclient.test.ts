@@ -2,12 +2,14 @@
 // hashed assets cached for a year and sent pre-compressed, the API's 404s untouched, and the
 // first load's JavaScript within its 250 KB (compressed) budget.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startOidcTestProvider } from '../../../test/oidc-test-provider.ts'
-import { WEB_DIST } from './index.ts'
+import { indexReader, WEB_DIST } from './index.ts'
+import { mailDelivery } from './client-config.ts'
 
 const ROOT = path.resolve(WEB_DIST, '../..')
 const JS_BUDGET_BYTES = 250 * 1024
@@ -70,7 +72,7 @@ eachDatabase('web client serving', (h) => {
 // ids and names only, never a client id or secret.
 const oidc = await startOidcTestProvider()
 afterAll(() => oidc.close())
-const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[] }
+const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string; sessionCookie: boolean }
 
 eachDatabase('web client config, providers configured', (h) => {
   it('lists GitHub and the OpenID Connect provider in index.html and at /api/auth/providers, without secrets', async () => {
@@ -95,7 +97,39 @@ eachDatabase('web client config, providers configured', (h) => {
 
 eachDatabase('web client config, no provider', (h) => {
   it('lists no provider', async () => {
-    expect(configOf((await h.anonymous.get('/')).body).authProviders).toEqual([])
+    const config = configOf((await h.anonymous.get('/')).body)
+    expect(config.authProviders).toEqual([])
+    // No SMTP_URL outside production: the sign-in page says the code is in the server log.
+    expect(config.mailDelivery).toBe('log')
+    // Whether the page came with a session cookie (its validity is the API's business).
+    expect(config.sessionCookie).toBe(false)
+    const withCookie = await h.anonymous.get('/board', { cookie: 'other=1; service-auth.session_token=anything' })
+    expect(configOf(withCookie.body).sessionCookie).toBe(true)
+    expect(withCookie.headers.vary).toContain('cookie')
     expect((await h.anonymous.get('/api/auth/providers')).json()).toEqual({ providers: [] })
+  })
+})
+
+describe('where sign-in codes go, as the client is told', () => {
+  it('smtp with SMTP_URL, the log outside production, the outbox table in production', () => {
+    expect(mailDelivery({ smtpUrl: 'smtp://127.0.0.1:2525', nodeEnv: 'production' })).toBe('smtp')
+    expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'development' })).toBe('log')
+    expect(mailDelivery({ smtpUrl: undefined, nodeEnv: 'production' })).toBe('outbox')
+  })
+})
+
+describe('index.html after a rebuild while the server runs', () => {
+  it('is read again when the file changes, and the last copy is kept while it is missing', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'confer-index-'))
+    const file = path.join(dir, 'index.html')
+    writeFileSync(file, '<script src="/assets/index-old.js"></script>')
+    const read = indexReader(file, (html) => `${html}!`)
+    expect(read()).toBe('<script src="/assets/index-old.js"></script>!')
+    writeFileSync(file, '<script src="/assets/index-new.js"></script>')
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000))
+    expect(read()).toBe('<script src="/assets/index-new.js"></script>!')
+    rmSync(file)
+    expect(read()).toBe('<script src="/assets/index-new.js"></script>!')
+    rmSync(dir, { recursive: true })
   })
 })

@@ -1,7 +1,7 @@
 // The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
 // count, and the page for the current path. Public pages (share, invite) render without a session.
 import { lazy, Suspense, useEffect } from 'react'
-import { clearCache, invalidate, signedOut } from '../lib/api.ts'
+import { clearCache, invalidate, peek, signedOut } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
 import { ErrorLine, Link, Loading } from '../lib/ui.tsx'
 import { SignIn } from '../features/auth/SignIn.tsx'
@@ -34,7 +34,9 @@ const IdentityPage = lazy(() => import('../features/voice/IdentityPage.tsx'))
 
 export function App() {
   const { path } = useLocation()
-  useEffect(() => signedOut.on(() => invalidate(CURRENT)), [])
+  // A 401 elsewhere asks who is signed in again, only when someone was: a signed-out first load
+  // (its early requests all 401) asks once, not once per request.
+  useEffect(() => signedOut.on(() => { const known = peek(CURRENT); if (known?.data && !known.error) invalidate(CURRENT) }), [])
 
   const share = match('/share/:token', path)
   if (share) return <Frame><SharePage token={share.token!} /></Frame>
@@ -45,10 +47,13 @@ export function App() {
 
 function SignedInApp({ path }: { path: string }) {
   const current = useCurrentAccount()
-  const signedIn = Boolean(current.data?.workspace)
+  // A 401 after being signed in (the session ended elsewhere or expired) leaves the last account in
+  // the cache beside the error: signed out all the same.
+  const signedOut = current.error?.status === 401
+  const signedIn = Boolean(current.data?.workspace) && !signedOut
   useEffect(() => { if (signedIn) startUploader() }, [signedIn])
   useLiveNotifications(signedIn)
-  if (!current.data) {
+  if (!current.data || signedOut) {
     if (current.error && current.error.status !== 401) return <Frame><ErrorLine error={current.error.message} /></Frame>
     if (current.error) return <Frame><SignIn /></Frame>
     return <Frame><Loading /></Frame>

@@ -120,6 +120,12 @@ export function setCached<T>(path: string, update: (current: T | undefined) => T
   changed.emit()
 }
 
+/** Put an error in the cache without a request (what the page already knows will fail). */
+export function setCachedError(path: string, error: ApiError) {
+  cache.set(path, { error, loading: false, version: (cache.get(path)?.version ?? 0) + 1 })
+  changed.emit()
+}
+
 export function useResource<T>(path: string | null): { data?: T; error?: ApiError; loading: boolean; reload: () => void } {
   const entry = useSyncExternalStore(changed.on, () => (path ? cache.get(path) : undefined))
   // Also after clearCache() (sign-out, joining a workspace) dropped the entry.
@@ -132,9 +138,9 @@ export function useResource<T>(path: string | null): { data?: T; error?: ApiErro
 export function clearCache() { cache.clear(); early.clear(); changed.emit() }
 
 /** What the cache holds for a path now, without subscribing or loading. */
-export function peek<T>(path: string): { data?: T; loading: boolean } | undefined {
+export function peek<T>(path: string): { data?: T; error?: ApiError; loading: boolean } | undefined {
   const entry = cache.get(path)
-  return entry ? { data: entry.data as T | undefined, loading: entry.loading } : undefined
+  return entry ? { data: entry.data as T | undefined, error: entry.error, loading: entry.loading } : undefined
 }
 
 /**

@@ -1,7 +1,9 @@
 // The server's non-secret settings for the client, written into index.html as JSON
-// (src/modules/webclient/client-config.ts): the external identity providers it is configured with.
+// (src/modules/webclient/client-config.ts): the external identity providers it is configured with,
+// where sign-in codes go without a mail server, and whether the page came with a session cookie.
 export type SignInProvider = { id: string; name: string; type: 'social' | 'oidc' }
-export type ClientConfig = { authProviders: SignInProvider[] }
+export type MailDelivery = 'smtp' | 'log' | 'outbox'
+export type ClientConfig = { authProviders: SignInProvider[]; mailDelivery: MailDelivery; sessionCookie: boolean }
 
 let config: ClientConfig | undefined
 
@@ -10,6 +12,11 @@ export function clientConfig(): ClientConfig {
   const parsed = ((): Partial<ClientConfig> => {
     try { return JSON.parse(document.getElementById('confer-config')?.textContent || '{}') as Partial<ClientConfig> } catch { return {} }
   })()
-  config = { authProviders: Array.isArray(parsed.authProviders) ? parsed.authProviders : [] }
+  config = {
+    authProviders: Array.isArray(parsed.authProviders) ? parsed.authProviders : [],
+    mailDelivery: parsed.mailDelivery === 'log' || parsed.mailDelivery === 'outbox' ? parsed.mailDelivery : 'smtp',
+    // Unknown (no config): assume a session and ask, as before.
+    sessionCookie: parsed.sessionCookie !== false,
+  }
   return config
 }

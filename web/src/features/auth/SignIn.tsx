@@ -80,10 +80,12 @@ export function SignIn({ presetEmail, onSignedIn, embedded }: { presetEmail?: st
     )
   }
   const left = codesLeft(sentTo)
+  const { mailDelivery } = clientConfig()
   return (
     <section className={embedded ? '' : 'card narrow'}>
       {heading}
       <p role="status">{t('signin.sent', { email: sentTo })}</p>
+      {mailDelivery === 'smtp' ? null : <p className="muted" data-testid="mail-delivery">{t(mailDelivery === 'log' ? 'signin.codeInLog' : 'signin.codeInOutbox')}</p>}
       <form onSubmit={(event) => { event.preventDefault(); void verify(digits.join('')) }}>
         <fieldset className="otp">
           <legend>{t('signin.code')}</legend>

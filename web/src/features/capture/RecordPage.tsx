@@ -1,10 +1,10 @@
 // Record a meeting: choose what to capture, record in 1 s chunks into the durable queue, watch
 // the input level and the live transcript, end the session once every chunk is uploaded.
 import { useEffect, useRef, useState } from 'react'
-import { navigate } from '../../app/router.ts'
-import { invalidate, useAction } from '../../lib/api.ts'
+import { navigate, useLocation } from '../../app/router.ts'
+import { invalidate, useAction, useResource } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
-import type { CaptureMode, SessionCreateResult } from '../../lib/types.ts'
+import type { CaptureMode, Project, SessionCreateResult } from '../../lib/types.ts'
 import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
@@ -15,6 +15,10 @@ export function RecordPage() {
   const { t } = useI18n()
   const [mode, setMode] = useState<CaptureMode>('microphone')
   const [title, setTitle] = useState('')
+  // The project the meeting belongs to (its memory learns from it); `?project=` comes from a project's page.
+  const { query } = useLocation()
+  const [projectId, setProjectId] = useState(query.get('project') ?? '')
+  const projects = useResource<Project[]>('/v1/projects?status=active')
   const [session, setSession] = useState<SessionCreateResult>()
   const [recorded, setRecorded] = useState(0)
   const [upload, setUpload] = useState<UploadState>()
@@ -40,7 +44,7 @@ export function RecordPage() {
   useEffect(() => () => { void recording.current?.stop() }, [])
 
   const start = () => run(async () => {
-    const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}) })
+    const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
     try {
       recording.current = await startRecording(created.id, mode, setRecorded)
     } catch (caught) {
@@ -60,6 +64,7 @@ export function RecordPage() {
     await drained(session.id)
     await endSession(session.id)
     invalidate('/v1/sessions')
+    if (projectId) invalidate(`/v1/projects/${projectId}`)
     navigate(`/sessions/${session.id}`)
   })
 
@@ -79,6 +84,13 @@ export function RecordPage() {
           </fieldset>
           <label htmlFor="session-title">{t('record.sessionTitle')}</label>
           <input id="session-title" value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
+          <label htmlFor="session-project">{t('record.project')}</label>
+          <div>
+            <select id="session-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
+              <option value="">{t('record.noProject')}</option>
+              {(projects.data ?? []).map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
+            </select>
+          </div>
           <button type="submit" className="primary" disabled={busy}>{t('record.start')}</button>
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}

@@ -7,7 +7,7 @@ import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
 import { ErrorLine } from '../../lib/ui.tsx'
-import { integrations, useExecution } from './api.ts'
+import { actionName, integrations, useExecution } from './api.ts'
 
 export default function ActionsPanel({ wo }: { wo: WorkObject }) {
   const { t } = useI18n()
@@ -53,7 +53,7 @@ function Recommendation({ recommendation }: { recommendation: ActionRecommendati
   const payloadId = `payload-${recommendation.id}`
   return (
     <li className="card">
-      <strong>{recommendation.title}</strong> <span className="badge">{recommendation.actionId}</span>{' '}
+      <strong>{recommendation.title}</strong> <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
       <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
       <p className="muted">{recommendation.reason}</p>
       {!prepared && recommendation.state === 'open' ? (

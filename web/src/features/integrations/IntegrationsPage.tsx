@@ -8,7 +8,7 @@ import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
-import { CATALOG, integrations, useConnections, useProjects } from './api.ts'
+import { actionName, CATALOG, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
 type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds'>
 
@@ -61,9 +61,9 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
   const titleId = `connection-${connection.id}`
   return (
     <li className="card" data-connection-id={connection.id}>
-      <strong id={titleId}>{connection.service} <span className="muted">{connection.connectionAlias}</span></strong>
+      <strong id={titleId}>{serviceName(connection.service)} <span className="muted">{connection.connectionAlias}</span></strong>
       {' '}<span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span>
-      <p className="muted">{connection.actionIds.join(', ')}</p>
+      <p className="muted">{connection.actionIds.map(actionName).join(', ')}</p>
       <p className="muted">
         {t(`integrations.auth.${connection.authType}` as MessageKey)}
         {' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}
@@ -112,7 +112,7 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
     })
     onCreated(connection)
     setValues({})
-    setDone(t('integrations.connected', { service: connection.service }))
+    setDone(t('integrations.connected', { service: serviceName(connection.service) }))
   })
 
   return (
@@ -120,7 +120,7 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
       <h2 id="connect-title">{t('integrations.connect')}</h2>
       <label htmlFor="connect-service">{t('integrations.service')}</label>
       <select id="connect-service" value={service} onChange={(event) => setService(event.target.value)}>
-        {CATALOG.map((item) => <option key={item.service} value={item.service}>{item.service}</option>)}
+        {CATALOG.map((item) => <option key={item.service} value={item.service}>{serviceName(item.service)}</option>)}
       </select>
       <label htmlFor="connect-auth">{t('integrations.authType')}</label>
       <select id="connect-auth" value={authType} onChange={(event) => setAuthType(event.target.value as typeof authType)}>
@@ -134,7 +134,7 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
             value={values[field.name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))} />
         </div>
       ))}
-      <p className="muted">{t('integrations.actions', { actions: entry.actionIds.join(', ') })}</p>
+      <p className="muted">{t('integrations.actions', { actions: entry.actionIds.map(actionName).join(', ') })}</p>
       <button type="submit" className="primary" disabled={busy || !projectId}>{authType === 'oauth' ? t('integrations.startOAuth') : t('integrations.create')}</button>
       <ErrorLine error={error} />
       {done ? <p role="status" data-testid="connection-created">{done}</p> : null}
@@ -166,7 +166,7 @@ function AccessForm({ projectId, connections }: { projectId: string; connections
         {connections.map((connection) => (
           <label key={connection.id} className="check">
             <input type="checkbox" checked={connectionIds.includes(connection.id)} onChange={(event) => setConnectionIds((list) => toggle(list, connection.id, event.target.checked))} />
-            {' '}{connection.service} <span className="muted">({connection.id})</span>
+            {' '}{serviceName(connection.service)} <span className="muted">({connection.id})</span>
           </label>
         ))}
       </fieldset>
@@ -175,7 +175,7 @@ function AccessForm({ projectId, connections }: { projectId: string; connections
         {CATALOG.flatMap((entry) => entry.actionIds).map((actionId) => (
           <label key={actionId} className="check">
             <input type="checkbox" checked={actionIds.includes(actionId)} onChange={(event) => setActionIds((list) => toggle(list, actionId, event.target.checked))} />
-            {' '}{actionId}
+            {' '}{actionName(actionId)}
           </label>
         ))}
       </fieldset>

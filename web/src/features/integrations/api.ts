@@ -1,6 +1,7 @@
 // Integration calls: connections (a credential, or OAuth where the server has an app), a project's
 // access, and on a work object the recommended actions → prepare → approve → execute → execution.
 import { api, idempotencyKey, invalidate, useResource } from '../../lib/api.ts'
+import { translate, type MessageKey } from '../../lib/i18n.ts'
 import type {
   AccessInput, ActionRecommendation, ApprovalResult, CredentialConnectionInput, ExecuteResult, Execution, ExternalToolList,
   IntegrationAccess, IntegrationConnection, OAuthConnectionInput, OAuthConnectionResult, PreparedAction, PrepareRecommendationInput,
@@ -35,6 +36,20 @@ export const CATALOG: CatalogEntry[] = [
   { service: 'slack', actionIds: ['slack.post_message'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'channel', label: 'field.channel', optional: true }] },
   { service: 'caldav', actionIds: ['caldav.create_event'], authTypes: ['custom_credential'], credential: [{ name: 'username', label: 'field.username' }, { name: 'password', label: 'field.password', secret: true }], settings: [{ name: 'serverUrl', label: 'field.serverUrl', type: 'url' }] },
 ]
+
+const SERVICE_NAMES: Record<string, MessageKey> = {
+  email: 'integrations.name.email', webhook: 'integrations.name.webhook', github: 'integrations.name.github',
+  linear: 'integrations.name.linear', slack: 'integrations.name.slack', caldav: 'integrations.name.caldav',
+}
+const ACTION_NAMES: Record<string, MessageKey> = {
+  'email.send': 'integrations.name.email.send', 'webhook.send': 'integrations.name.webhook.send',
+  'github.create_issue': 'integrations.name.github.create_issue', 'linear.create_issue': 'integrations.name.linear.create_issue',
+  'slack.post_message': 'integrations.name.slack.post_message', 'caldav.create_event': 'integrations.name.caldav.create_event',
+}
+/** A tool as people call it ("GitHub"), in the reader's language; an unknown one by its id. */
+export const serviceName = (service: string) => (SERVICE_NAMES[service] ? translate(SERVICE_NAMES[service]) : service)
+/** An action as a short phrase with its id after it ("Send an email (email.send)"); an unknown one by its id. */
+export const actionName = (actionId: string) => (ACTION_NAMES[actionId] ? `${translate(ACTION_NAMES[actionId])} (${actionId})` : actionId)
 
 export const integrations = {
   connectWithCredential: async (input: CredentialConnectionInput) => {

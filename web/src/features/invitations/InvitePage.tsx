@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react'
 import { navigate } from '../../app/router.ts'
 import { ApiError, api, clearCache, useAction } from '../../lib/api.ts'
-import { useI18n } from '../../lib/i18n.ts'
+import { translate, useI18n } from '../../lib/i18n.ts'
 import type { AcceptResult, LoginIntent } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { SignIn } from '../auth/SignIn.tsx'
@@ -19,7 +19,9 @@ export function InvitePage({ token }: { token: string }) {
 
   useEffect(() => {
     api.post<LoginIntent>(`/v1/invitations/${encodeURIComponent(token)}/login-intent`, {})
-      .then(setIntent, (caught: unknown) => setLoadError(caught instanceof ApiError ? caught.message : String(caught)))
+      .then(setIntent, (caught: unknown) => setLoadError(!(caught instanceof ApiError) ? String(caught)
+        // A mistyped or unknown token: said plainly, not as the validator's words.
+        : caught.status === 400 || caught.status === 404 ? translate('invite.invalid') : caught.message))
   }, [token])
 
   const join = () => run(async () => {

@@ -50,14 +50,14 @@ export function MembersPage() {
         <>
           <ul className="list">
             {members.data.members.map((member) => (
-              <li key={member.accountId}>{member.name || member.email} <span className="muted">· {member.email} · {member.accessRole} · {t(`members.permission.${member.contentPermission}`)}</span></li>
+              <li key={member.accountId}>{member.name || member.email} <span className="muted">{member.name ? ` · ${member.email}` : ''} · {t(`members.role.${member.accessRole}`)} · {t(`members.permission.${member.contentPermission}`)}</span></li>
             ))}
           </ul>
           {members.data.invitations.length > 0 ? (
             <>
               <h2>{t('members.pending')}</h2>
               <ul className="list">
-                {members.data.invitations.map((invitation) => <li key={invitation.id}>{invitation.email} <span className="muted">· {invitation.status} · {dateTime(invitation.expiresAt)}</span></li>)}
+                {members.data.invitations.map((invitation) => <li key={invitation.id}>{invitation.email} <span className="muted">· {t(`members.invitation.${invitation.status}`)} · {dateTime(invitation.expiresAt)}</span></li>)}
               </ul>
             </>
           ) : null}

@@ -68,7 +68,10 @@ export function ProjectPage({ id }: { id: string }) {
       <PageTitle title={project.name}>{project.name}</PageTitle>
       {project.objective ? <p>{project.objective}</p> : null}
       {project.status === 'archived' ? <p className="muted">{t('projects.archived')}</p> : null}
-      <p><Link href={`/projects/${id}/memory`}>{t('projects.memory')}</Link></p>
+      <p className="row">
+        <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link>
+        <Link href={`/projects/${id}/memory`}>{t('projects.memory')}</Link>
+      </p>
       <div className="row">
         <button type="button" onClick={() => { setName(project.name); setObjective(project.objective ?? ''); setEditing(true) }}>{t('work.edit')}</button>
         <button type="button" disabled={busy} onClick={() => void update({ status: project.status === 'active' ? 'archived' : 'active' })}>

@@ -4,12 +4,14 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { invalidate, peek, useAction, useResource } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import { openStream, type RealtimeEvent } from '../../lib/realtime.ts'
-import type { ShareLink, SessionSnapshot, WorkSetDetail } from '../../lib/types.ts'
+import type { SessionSnapshot, WorkSetDetail } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
-import { endSession, getShare, loadTranscript, revokeShare, updateShare } from './api.ts'
+import { SessionProject } from './SessionProject.tsx'
+import { SharePanel } from './SharePanel.tsx'
+import { endSession, loadTranscript } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
@@ -133,6 +135,7 @@ export function SessionPage({ id }: { id: string }) {
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
+      <SessionProject session={snapshot} canEdit={canEdit} />
       {snapshot.state === 'recording' && canEdit ? (
         <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => { await endSession(id); invalidate(`/v1/sessions/${id}`) })}>{t('record.end')}</button>
       ) : null}
@@ -157,37 +160,5 @@ export function SessionPage({ id }: { id: string }) {
         </section>
       </div>
     </div>
-  )
-}
-
-function SharePanel({ sessionId }: { sessionId: string }) {
-  const { t, dateTime } = useI18n()
-  const [link, setLink] = useState<ShareLink>()
-  const [revoked, setRevoked] = useState(false)
-  const { busy, error, run } = useAction()
-  return (
-    <section className="card" aria-labelledby="share-title">
-      <h2 id="share-title">{t('session.share')}</h2>
-      {link ? (
-        <>
-          <label htmlFor="share-url">{t('session.shareLink')}</label>
-          <input id="share-url" readOnly value={link.shareURL} data-testid="share-url" onFocus={(event) => event.target.select()} />
-          <label className="choice">
-            <input type="checkbox" checked={link.permission === 'comment'} disabled={busy}
-              onChange={(event) => void run(async () => setLink(await updateShare(sessionId, event.target.checked ? 'comment' : 'read')))} />
-            {' '}{t('session.shareAllowComments')}
-          </label>
-          <p className="muted">{t('share.expires', { date: dateTime(link.expiresAt) })}</p>
-          <button type="button" className="danger" disabled={busy}
-            onClick={() => void run(async () => { await revokeShare(sessionId); setLink(undefined); setRevoked(true) })}>{t('session.shareRevoke')}</button>
-        </>
-      ) : (
-        <>
-          {revoked ? <p role="status">{t('session.shareRevoked')}</p> : null}
-          <button type="button" disabled={busy} onClick={() => void run(async () => { setLink(await getShare(sessionId)); setRevoked(false) })}>{t('session.shareCreate')}</button>
-        </>
-      )}
-      <ErrorLine error={error} />
-    </section>
   )
 }

@@ -3,7 +3,7 @@
 // suggestions to confirm or decline (editors), and "Not me / opt out".
 import { useState } from 'react'
 import { useAction } from '../../lib/api.ts'
-import { translate, useI18n } from '../../lib/i18n.ts'
+import { speakerName, translate, useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
 import { optOutSpeaker, patchIdentity } from '../voice/api.ts'
 
@@ -36,7 +36,7 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, sug
           return (
             <li key={speakerId} data-testid="speaker">
               <div className="row">
-                {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakers[speakerId] ?? speakerId}</Link> : <span>{speakers[speakerId] ?? speakerId}</span>}
+                {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakerName(speakers[speakerId] ?? speakerId)}</Link> : <span>{speakerName(speakers[speakerId] ?? speakerId)}</span>}
                 {/* Only speakers the session knows (not a segment's bare id) can be opted out. */}
                 {confirming === speakerId || !(speakerId in speakers) ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
               </div>
@@ -49,7 +49,7 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, sug
               ) : null}
               {confirming === speakerId ? (
                 <div className="row" role="group" aria-label={t('speakers.notMe')}>
-                  <p>{t('speakers.optOutConfirm', { speaker: speakers[speakerId] ?? speakerId })}</p>
+                  <p>{t('speakers.optOutConfirm', { speaker: speakerName(speakers[speakerId] ?? speakerId) })}</p>
                   <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
                     const result = await optOutSpeaker(sessionId, speakerId)
                     onLabel(speakerId, result.speaker.label)

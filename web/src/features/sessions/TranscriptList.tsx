@@ -3,7 +3,7 @@
 // measured as they render), so a 1,000-segment meeting renders as fast as a short one.
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useI18n } from '../../lib/i18n.ts'
+import { speakerName, useI18n } from '../../lib/i18n.ts'
 import { formatMs } from '../../lib/ui.tsx'
 import type { LiveSegment } from './LiveTranscript.tsx'
 
@@ -84,7 +84,7 @@ function VirtualRows({ segments, speakers, query, live, focusId }: ListProps) {
   )
 }
 
-const speakerOf = (segment: LiveSegment, speakers: Record<string, string>) => (segment.speakerId ? speakers[segment.speakerId] ?? segment.speakerId : '')
+const speakerOf = (segment: LiveSegment, speakers: Record<string, string>) => (segment.speakerId ? speakerName(speakers[segment.speakerId] ?? segment.speakerId) : '')
 
 const Row = memo(function Row({ segment, speaker, query, focused, index, count, measure }: {
   segment: LiveSegment; speaker: string; query: string; focused: boolean; index?: number; count?: number; measure?: (element: Element | null) => void

@@ -8,6 +8,8 @@ export const createSession = (input: CreateSessionInput) => api.post<SessionCrea
 export const endSession = (id: string) => api.post<SessionSnapshot>(`/v1/sessions/${id}/end`, {})
 export const searchSessions = (q: string) => api.get<SessionSearchResult>(`/v1/search/sessions?q=${encodeURIComponent(q)}`)
 export const getShare = (sessionId: string) => api.get<ShareLink>(`/v1/sessions/${sessionId}/share`)
+/** The live share link without creating one; undefined when there is none. */
+export const peekShare = (sessionId: string) => api.get<ShareLink | undefined>(`/v1/sessions/${sessionId}/share?create=false`)
 export const revokeShare = (sessionId: string) => api.delete<{ revoked: boolean }>(`/v1/sessions/${sessionId}/share`)
 export const updateShare = (sessionId: string, permission: 'read' | 'comment') => api.patch<ShareLink>(`/v1/sessions/${sessionId}/share`, { permission })
 
