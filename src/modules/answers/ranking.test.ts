@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { keepsDetails, questionDetails } from './details.ts'
 import { fitsQuestion } from './kinds.ts'
-import { chooseExtractive, rank, type Unit } from './ranking.ts'
+import { chooseExtractive, questionSlots, rank, type Unit } from './ranking.ts'
 
 const unit = (text: string, extra: Partial<Unit> = {}): Unit => ({
   text, source: { kind: 'segment', id: text, quote: text }, extra: [], boost: 0, coverage: 0, score: 0, ...extra,
@@ -14,6 +14,15 @@ describe('answer ranking', () => {
     expect(fitsQuestion('Who is running the Hamburg install?', "I'll take it.")).toBe(0.25)
     expect(fitsQuestion('华为推送的问题谁负责跟进？', '赵琳你负责跟进。')).toBe(0.25)
     expect(fitsQuestion('What is the scope of offline mode?', 'Read-only lists.')).toBe(0.05)
+  })
+
+  it('reads a Chinese question by its words, not by bigrams straddling them', () => {
+    const slots = questionSlots('食堂为什么不提供晚饭？')
+    expect(slots).toEqual([
+      { weight: 1, tokens: ['食堂'] }, { weight: 0.5, tokens: ['不'] }, { weight: 1, tokens: ['提供'] }, { weight: 1, tokens: ['晚饭'] },
+    ])
+    // A longer word is covered through each of its bigrams.
+    expect(questionSlots('羽绒服').map((slot) => slot.tokens[0])).toEqual(['羽绒', '绒服'])
   })
 
   it('reads a reply with the words of the question before it', () => {
