@@ -6,6 +6,7 @@ import type { Person } from './owners.ts'
 import type { Language, TermVector } from './text.ts'
 import type { ItemKind, SemanticType } from './types.ts'
 
+/** `segmentIndex` (and a draft's first/last segment index) counts turns (turns.ts): recognized segments of one speaker read as one; a typed segment is its own turn. */
 export type Mention = { segmentIndex: number; segmentId: string; speaker: Person; text: string; title: string; topicSize: number; referring: boolean }
 
 export type Draft = {
