@@ -112,6 +112,13 @@ eachDatabase('problem+json errors', (h) => {
     })
   })
 
+  it('answers a deadlock no retry absorbed with 409 conflict and Retry-After, not a 500', async () => {
+    const response = await h.anonymous.get('/v1/test-problems/deadlock')
+    const body = expectProblem(response, 409, 'conflict')
+    expect(response.headers['retry-after']).toBe('1')
+    expect(body.detail).toContain('send it again')
+  })
+
   describe('request ids', () => {
     it('sends the problem requestId as X-Request-Id', async () => {
       const first = await h.anonymous.get('/v1/nothing-here')
@@ -139,6 +146,9 @@ eachDatabase('problem+json errors', (h) => {
   setup(app) {
     app.get('/v1/test-problems/crash', { config: { access: 'public' } }, async () => {
       throw new Error(SECRET_TEXT)
+    })
+    app.get('/v1/test-problems/deadlock', { config: { access: 'public' }, schema: { hide: true } }, async () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' })
     })
     app.post('/v1/test-problems/nested', {
       config: { access: 'public' },

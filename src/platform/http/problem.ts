@@ -1,6 +1,7 @@
 // RFC 9457 problem+json: the one error shape of the API, and the handlers that produce it.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { isRetryable } from '../db/dialect.ts'
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.ts'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
@@ -55,6 +56,7 @@ export function registerProblemHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toAppError(error)
     if (problem.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    else if (isRetryable(error)) request.log.warn({ code: (error as { code?: string }).code }, 'transaction rolled back by a concurrent change')
     return sendProblem(request, reply, problem)
   })
 }
@@ -89,6 +91,11 @@ function toAppError(error: FastifyError): AppError {
   if (error.validation) {
     const errors = closestVariant(collapseLiteralUnions(error.validation)).map((item) => toFieldError(item, error.validationContext ?? 'body'))
     return new AppError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors })
+  }
+  // A PostgreSQL deadlock or serialization failure that no retry absorbed: its transaction rolled
+  // back, so the request can be sent again; a 409 says so rather than a 500.
+  if (isRetryable(error)) {
+    return new AppError('conflict', 'The request collided with a concurrent change to the same data and its transaction was rolled back; send it again.', { headers: { 'retry-after': '1' } })
   }
   const known = error.code ? FASTIFY_CODES[error.code] : undefined
   if (known) return new AppError(known, error.message)
