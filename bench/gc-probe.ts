@@ -21,19 +21,10 @@ const flags = ['--trace-gc-nvp', ...(process.env.GC_PROBE_FLAGS ?? '').split(' '
 const origin = 'https://confer.bench.example'
 const postgresBase = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-async function databaseUrl(): Promise<string> {
-  if (database === 'sqlite') return `sqlite:${path.join(mkdtempSync(path.join(tmpdir(), 'gc-probe-')), 'confer.db')}`
-  const schema = `gc_probe_${Date.now()}`
-  const client = new pg.Client({ connectionString: postgresBase })
-  await client.connect()
-  await client.query(`create schema ${schema}`)
-  await client.end()
-  const url = new URL(postgresBase)
-  url.searchParams.set('options', `-c search_path=${schema}`)
-  return url.toString()
-}
-
-const url = await databaseUrl()
+// A schema of its own, dropped afterwards (test/databases.ts reads TEST_DATABASE_URL when loaded).
+process.env.TEST_DATABASE_URL = postgresBase
+const schema = database === 'sqlite' ? undefined : await (await import('../test/databases.ts')).createTestDatabase('postgres')
+const url = schema?.url ?? `sqlite:${path.join(mkdtempSync(path.join(tmpdir(), 'gc-probe-')), 'confer.db')}`
 const log = path.join(mkdtempSync(path.join(tmpdir(), 'gc-probe-log-')), 'gc.log')
 const port = await freePort()
 const server = spawn(process.execPath, [...flags, 'src/main.ts', 'serve'], {
@@ -107,4 +98,6 @@ console.log(JSON.stringify({
   meanScavengeMs: +(pauses / Math.max(1, scavenges)).toFixed(1), fullGcs, p99Ms: result.latency.p99,
 }))
 server.kill('SIGTERM')
+await new Promise((resolve) => server.once('exit', resolve))
+await schema?.drop()
 process.exit(0)

@@ -88,17 +88,6 @@ function outboxReader(databaseUrl: string): { read: (email: string) => Promise<s
   }
 }
 
-async function postgresSchemaUrl(base: string): Promise<string> {
-  const schema = `bench_${Date.now()}`
-  const client = new pg.Client({ connectionString: base })
-  await client.connect()
-  await client.query(`create schema ${schema}`)
-  await client.end()
-  const url = new URL(base)
-  url.searchParams.set('options', `-c search_path=${schema}`)
-  return url.toString()
-}
-
 function row(name: string, figures: Figures, baseline?: Figures) {
   const ratio = baseline ? (figures.requestsPerSecond / baseline.requestsPerSecond).toFixed(2) : '1.00'
   const broken = figures.errors + figures.non2xx > 0 ? `  (${figures.errors} errors, ${figures.non2xx} non-2xx)` : ''
@@ -212,7 +201,17 @@ console.log(row(`baseline: bare node:http, 32 KiB POSTs, ${AUDIO_SESSIONS} conn.
 const sqliteDir = mkdtempSync(path.join(tmpdir(), 'confer-bench-db-'))
 await benchConfer('SQLite', `sqlite:${path.join(sqliteDir, 'confer.db')}`, baseline, audioBaseline)
 const postgres = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL
-if (postgres) await benchConfer('PostgreSQL', await postgresSchemaUrl(postgres), baseline, audioBaseline)
+if (postgres) {
+  // A schema of its own, dropped afterwards (test/databases.ts reads TEST_DATABASE_URL when loaded).
+  process.env.TEST_DATABASE_URL = postgres
+  const { createTestDatabase } = await import('../test/databases.ts')
+  const database = await createTestDatabase('postgres')
+  try {
+    await benchConfer('PostgreSQL', database.url, baseline, audioBaseline)
+  } finally {
+    await database.drop()
+  }
+}
 else console.log('PostgreSQL: skipped (set TEST_DATABASE_URL to include it)')
 
 // Extraction (no server): the extractive engine over a one-hour transcript; goal ≤ 1 s.
