@@ -34,7 +34,9 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
         ...(typeof segment.confidence === 'number' ? { confidence: segment.confidence } : {}),
       })),
       participants: (fixture.participants ?? []).map((participant) => ({ name: participant.name, accountId: participant.name })),
-      meetingStartedAt: new Date().toISOString(),
+      // the labels count due dates from the fixture's day, as the text evaluation does
+      meetingStartedAt: fixture.meetingStartedAt,
+      timezone: fixture.timezone,
     }
     const result = await extractiveEngine.extract(input)
     const labelOf = new Map(segments.map((segment) => {

@@ -70,7 +70,7 @@ export function speakMeeting(fixture: MeetingFixture, split: Split = spokenSplit
 }
 
 type ProducedSegment = { id: string; startMs: number; endMs: number; speakerId?: string; text: string; confidence?: number }
-type WorkObject = { id: string; kind: ItemKind; title: string; sourceSegmentIds: string[]; confidence?: number; ownerName?: string }
+type WorkObject = { id: string; kind: ItemKind; title: string; sourceSegmentIds: string[]; confidence?: number; suggestedOwnerName?: string }
 
 export type SpokenResult = {
   fixture: MeetingFixture
@@ -154,7 +154,7 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
   }
   const items = objects.map((object): ExtractedItem => ({
     key: object.id, kind: object.kind, family: 'work', semanticType: 'task', title: object.title, summary: '',
-    confidence: object.confidence ?? 1,
+    confidence: object.confidence ?? 1, ...(object.suggestedOwnerName ? { ownerName: object.suggestedOwnerName } : {}),
     sourceSegmentIds: [...new Set(object.sourceSegmentIds.map((id) => labelOf.get(id)).filter((id): id is string => id !== undefined))],
   } as unknown as ExtractedItem))
 
@@ -221,7 +221,7 @@ export function formatSpoken(name: string, results: SpokenResult[]): string {
   const audio = results.reduce((sum, result) => sum + result.audioSeconds, 0)
   const seconds = results.reduce((sum, result) => sum + result.seconds, 0)
   return [
-    formatReport(summarize(results.map((result) => result.score)), `Spoken, ${name} split: ${results.length} meetings, ${(audio / 60).toFixed(1)} min of flite speech through the server (pocketsphinx)`),
+    formatReport(summarize(results.map((result) => result.score)), `Spoken, ${name} split: ${results.length} meetings, ${(audio / 60).toFixed(1)} min of flite speech through the server (pocketsphinx)`, { dueDates: false }),
     `word error rate ${(wer * 100).toFixed(1)} %   speaker changes found ${found}/${changes} (${((found / Math.max(1, changes)) * 100).toFixed(0)} %)   segments within one speaker turn ${pure}/${segments} (${((pure / Math.max(1, segments)) * 100).toFixed(0)} %)`,
     `processing: ${audio.toFixed(0)} s of audio in ${seconds.toFixed(0)} s (real-time factor ${(seconds / Math.max(1, audio)).toFixed(2)}, synthesis excluded, uploads included)`,
   ].join('\n')
