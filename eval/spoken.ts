@@ -15,8 +15,8 @@ import { hasFfmpeg, hasFlite, hasPocketsphinx, speak, wordErrorRate, type Turn }
 import { formatReport } from './extraction.ts'
 
 /** The spoken splits (each a list of meeting ids in eval/spoken-split.json). A run without `--split=` takes the
- * first two only: a sealed split not yet run (held-out-2, held-out-3) runs only when named, so that it is run once, on purpose. */
-export const spokenSplitNames = ['development', 'held-out', 'held-out-2', 'held-out-3'] as const
+ * first two only: a sealed split (held-out-2, held-out-3, held-out-4) runs only when named, so that it is run once, on purpose. */
+export const spokenSplitNames = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4'] as const
 const defaultSplitNames: readonly SplitName[] = ['development', 'held-out']
 type SplitName = (typeof spokenSplitNames)[number]
 type Split = { voices: Turn['voice'][]; pausesMs: { min: number; max: number; noPauseShare: number; seed: number } } & Record<SplitName, string[]>
@@ -250,7 +250,7 @@ export async function runSpokenEval(argv: string[]): Promise<void> {
       }
     }
     // The held-out meetings' transcripts are never printed: reading them would tune the rules to them.
-    if (argv.includes('--transcripts') && !ids.some((id) => spokenSplitNames.some((split) => split !== 'development' && spokenSplit[split].includes(id)))) {
+    if (argv.includes('--transcripts') && !ids.some((id) => spokenSplitNames.some((split) => split !== 'development' && (spokenSplit[split] ?? []).includes(id)))) {
       for (const { fixture, segments } of results) {
         console.log(`\n${fixture.id}`)
         for (const segment of segments) console.log(`  ${String(segment.startMs).padStart(7)} ${(segment.speakerId ?? '').padEnd(12)} ${segment.text}`)
