@@ -127,8 +127,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - 1
         && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
       if (proposal) {
-        addMention(proposal, state, clause, undefined)
-        proposal.confidence = 0.7
+        // "Yeah, let's make it ten minutes.": the yes and what it restates are one mention of the proposal.
+        if (candidate?.kind === 'decision') merge(proposal, candidate, state)
+        else addMention(proposal, state, clause, undefined)
+        proposal.confidence = Math.max(proposal.confidence, 0.7)
+        if (candidate?.kind === 'decision') return proposal
         confirmed = proposal
       }
     }

@@ -152,7 +152,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b)\w/, body) : -1
+  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
