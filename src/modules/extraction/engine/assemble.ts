@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, answeredChoice, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, answeredChoice, classifyClause, referenceIn, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -60,8 +60,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       state.position = position
       // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
       state.isRecap = state.isRecapHeader
-      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"); other items do not.
-      if (state.lastCreated?.kind !== 'question') state.lastCreated = undefined
+      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
+      // decision into a sentence that points back at it ("So one intern per mentor. That's the rule from now on."); other items do not.
+      const pointsBack = state.lastCreated?.kind === 'decision' && /^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim())
+      if (state.lastCreated?.kind !== 'question' && !pointsBack) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
       speakers[index] = state.speaker
@@ -98,6 +100,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (agreed) signals.candidate = agreed
         }
         state.isAgreementPending = false
+        if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
+          const summed = summedUpAfterYes(clause, context)
+          if (summed) signals.candidate = summed
+        }
         if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
           const chosen = answeredChoice(clause, context)
           if (chosen) signals.candidate = chosen

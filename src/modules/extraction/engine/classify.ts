@@ -135,6 +135,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
   if (cues.language === 'en' && AGREED_CHOICE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }
+  if (cues.language === 'en' && SUMMED_UP.test(normalize(asSaid, cues)) && isSummary(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.6 }
 
   const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
@@ -194,6 +195,31 @@ const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|p
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
 const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then[.!]?$/
+
+/** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
+const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
+/** A sentence without a subject or a verb of its own that names an amount, a time or a limit ("twelve weeks, starting in June"). */
+const VERB_OR_SUBJECT = /\b(?:i|we|you|they|he|she|it|that|this|there|these|those|i'm|we're|you're|they're|it's|that's|there's|here's|he's|she's|what's|is|are|was|were|be|been|am|have|has|had|do|does|did|will|would|can|could|should|might|must|may|need|needs|want|wants|think|guess|let's|gonna|mean|said|says)\b|\?/
+const NAMES_AMOUNT = new RegExp(String.raw`\b${SPOKEN_NUMBER}\b|\b(?:max|maximum|minimum|at least|at most|no)\b`)
+/** After a yes, the summary opens with the amount or the limit ("Twelve weeks, starting in June", "No fully remote"). */
+const OPENS_WITH_AMOUNT = new RegExp(String.raw`^(?:${SPOKEN_NUMBER}|no|at least|at most|max|every)\b`)
+/** Arithmetic, results and agendas summed up are not choices ("so three hundred short", "three things today"). */
+const NOT_SUMMARY = /\b(?:so far|total|short|left|times|plus|minus|roughly|about|around|percent|ago|last|behind|over budget|under budget|down|up|things?|topics?|items?|questions?|apart)\b|\b[a-z]{3,}ed\b/
+
+/** A choice summed up without a verb or a subject of its own, naming an amount or a limit. */
+export function isSummary(body: string): boolean {
+  return !VERB_OR_SUBJECT.test(body) && NAMES_AMOUNT.test(body) && !NOT_SUMMARY.test(body) && body.split(/\s+/).length >= 3
+}
+
+/** "Okay." then "Twelve weeks, starting in June.": what a turn settles on right after its own yes. */
+export function summedUpAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  if (cues.language !== 'en') return undefined
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || !OPENS_WITH_AMOUNT.test(body) || !isSummary(body)) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
 
 const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
 
