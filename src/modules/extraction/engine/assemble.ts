@@ -61,8 +61,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
       state.isRecap = state.isRecapHeader
       // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
-      // decision into a sentence that points back at it ("So one intern per mentor. That's the rule from now on."); other items do not.
-      const pointsBack = state.lastCreated?.kind === 'decision' && /^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim())
+      // decision into a sentence that points back at it or only qualifies it ("So one intern per mentor. That's the rule from
+      // now on.", "Then we switch all alerts to p99. No exceptions."); other items do not.
+      const pointsBack = state.lastCreated?.kind === 'decision' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
       if (state.lastCreated?.kind !== 'question' && !pointsBack) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
@@ -130,9 +131,12 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     if (accepted) return accepted
     let confirmed: Draft | undefined
     if (signals.acceptance || signals.confirmation) {
-      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - 1
+      // A plain yes answers the last turn; "Let's do it." may come after a question or two about the proposal ("What does that cost?").
+      const reach = signals.confirmation ? 3 : 1
+      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - reach
         && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
-      if (proposal) {
+      const decidedSince = proposal && latest((draft) => draft.kind === 'decision' && draft.order > proposal.order && !draft.isProposal)
+      if (proposal && !decidedSince) {
         // "Yeah, let's make it ten minutes.": the yes and what it restates are one mention of the proposal.
         if (candidate?.kind === 'decision') merge(proposal, candidate, state)
         else addMention(proposal, state, clause, undefined)

@@ -61,7 +61,7 @@ export const englishCues: CueSet = {
   addition: /\b(?:also|too|another|as well|in addition|additionally)\b/,
   pronoun: /\b(?:it|that|this|them|those|these|one)\b/,
   genericTokens: new Set(contentTokens('do does did done take taking handle handling own owning deal sort look care have ready make sure get back right after first will today tomorrow tonight week monday tuesday wednesday thursday friday saturday sunday next end hour minute mine')),
-  clauseSplit: /,\s+(?=(?:and\s+|but\s+|so\s+|then\s+)?(?:i'll|i will|i can|i'm going to|let's|please|can you|could you|we decided|we'll|we need to|we should)\b)|,\s+and\s+(?=please\b)|\s+(?=(?:and|but|so|then)\s+(?:i'll|i will|i'm going to|let's|can you|could you)\s)/i,
+  clauseSplit: /,\s+(?=(?:and\s+|but\s+|so\s+|then\s+)?(?:i'll|i will|i can|i'm going to|let's|please|can you|could you|we decided|we'll|we need to|we should)\b)|,\s+and\s+(?=please\b)|,?\s+(?=until then\b)|\s+(?=(?:and|but|so|then)\s+(?:i'll|i will|i'm going to|let's|can you|could you)\s)/i,
   titlePrefixes: [
     /^(?:to recap|to summarize|to sum up|in summary|recap)\s*[:,-]?\s*/,
     /^(?:i'll|i will|i'm going to|i am going to|i'm gonna|i can|i need to|i have to|i've got to|let me|we need to|we'll need to|we have to|we must|we should|we still need to|someone (?:needs to|should|has to|must)|somebody (?:needs to|should)|we need someone to|need someone to|(?:we've |we have )?decided (?:to|that)|we agreed (?:to|that)|let's|let us|we'll|we will|we're going to|please|(?:can|could|would|will) you (?:please )?)\s*/,
