@@ -285,9 +285,12 @@ export function answeredChoice(clause: string, context: ClauseContext): Candidat
   if (!body || cues.questionEnd.test(body) || cues.acceptance.test(body) || HEDGED.test(body) || REPORTED.test(body)) return undefined
   if (cues.deferral.test(normalize(context.sentence, cues))) return undefined
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
-  // "Definitely." "要做。": a bare yes, not a choice of its own.
-  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+  // "Definitely." "要做。": a bare yes, not a choice of its own; "Not until we know what it is." sets a condition.
+  return candidate && (candidate.topic.size >= 2 || CONDITIONED.test(body)) ? candidate : undefined
 }
+
+/** "Should we tell the board?" — "Not until we know what it is.": a yes or no under a condition. */
+const CONDITIONED = /^(?:no,? )?(?:not (?:until|before|unless)|only (?:if|when|after|once))\b/
 
 // An opinion or a report answers the question without choosing anything.
 const HEDGED = /^(?:i'd|i would|we'd|we would|i think|i guess|i'm not|maybe|probably|perhaps|depends|it depends)\b|^(?:我觉得|我想|我感觉|可能|也许|应该|看情况)/
