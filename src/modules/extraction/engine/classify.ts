@@ -206,8 +206,8 @@ const VERB_OR_SUBJECT = /\b(?:i|we|you|they|he|she|it|that|this|there|these|thos
 const NAMES_AMOUNT = new RegExp(String.raw`\b${SPOKEN_NUMBER}\b|\b(?:max|maximum|minimum|at least|at most|no)\b`)
 /** After a yes, the summary opens with the amount or the limit ("Twelve weeks, starting in June", "No fully remote"). */
 const OPENS_WITH_AMOUNT = new RegExp(String.raw`^(?:${SPOKEN_NUMBER}|no|at least|at most|max|every)\b`)
-/** Arithmetic, results and agendas summed up are not choices ("so three hundred short", "three things today"). */
-const NOT_SUMMARY = /\b(?:so far|total|short|left|times|plus|minus|roughly|about|around|percent|ago|last|behind|over budget|under budget|down|up|things?|topics?|items?|questions?|apart)\b|\b[a-z]{3,}ed\b/
+/** Arithmetic, results, durations and agendas summed up are not choices ("so three hundred short", "so ninety minutes", "three things today"). */
+const NOT_SUMMARY = /\b(?:so far|total|short|left|times|plus|minus|roughly|about|around|percent|ago|last|behind|over budget|under budget|down|up|things?|topics?|items?|questions?|apart|seconds?|minutes?|hours?|dollars?|pounds?|euros?|k)\b|\b[a-z]{3,}ed\b/
 
 /** A choice summed up without a verb or a subject of its own, naming an amount or a limit. */
 export function isSummary(body: string): boolean {
