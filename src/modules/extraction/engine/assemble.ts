@@ -10,7 +10,7 @@ import { resolveDueDate, type LocalDate } from './due-dates.ts'
 import { findAddressedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
 import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
-import type { ItemKind, TranscriptSegmentInput } from './types.ts'
+import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from './types.ts'
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
@@ -41,6 +41,8 @@ type SegmentState = {
   sentence?: string
   /** "I agree." found nothing to attach to: the next statement says what was agreed. */
   isAgreementPending: boolean
+  /** The proposal this turn said yes to: the turn's next decision restates it ("Yes. Max two retries per pipeline from now on."). */
+  confirmedHere?: Draft
 }
 
 export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate, turnOf: number[] = segments.map((_, index) => index)): Assembly {
@@ -135,7 +137,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const reach = signals.confirmation ? 3 : 1
       const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - reach
         && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
-      const decidedSince = proposal && latest((draft) => draft.kind === 'decision' && draft.order > proposal.order && !draft.isProposal)
+      // Further back, only when nothing but questions was said since (else the yes is for what was).
+      const isNear = proposal !== undefined && proposal.lastSegmentIndex >= state.index - 1
+      const decidedSince = proposal && latest((draft) => draft.order > proposal.order && draft.confidence >= DEFAULT_QUALITY_GATE
+        && (draft.kind === 'decision' || (!isNear && draft.kind !== 'question')))
       if (proposal && !decidedSince) {
         // "Yeah, let's make it ten minutes.": the yes and what it restates are one mention of the proposal.
         if (candidate?.kind === 'decision') merge(proposal, candidate, state)
@@ -143,6 +148,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         proposal.confidence = Math.max(proposal.confidence, 0.7)
         if (candidate?.kind === 'decision') return proposal
         confirmed = proposal
+        state.confirmedHere = proposal
       }
     }
     if (signals.confirmation && !confirmed) {
@@ -161,6 +167,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return confirmed
     }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    const restated = state.confirmedHere
+    if (candidate.kind === 'decision' && restated && restated === state.lastTouched && !candidate.addition && !candidate.revision) {
+      merge(restated, candidate, state)
+      return restated
+    }
     // "Fine, all queue configs then." settles the choice just discussed: the same decision.
     const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
     if (settled) {
