@@ -144,7 +144,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const claimAt = cues.notClaim?.test(normalize(context.sentence, cues)) ? -1 : position(cues.claim, body)
   const solicitationAt = position(cues.ownerSolicitation, body)
   const isYesNoQuestion = cues.questionEnd.test(body) && cues.questionStart.test(body)
-  const needAt = isYesNoQuestion ? -1 : position(cues.collectiveNeed, body)
+  // "I think we should offer fifteen percent": a proposal (a decision once agreed), not work put up for a taker.
+  const needAt = isYesNoQuestion || (cues.language === 'en' && TENTATIVE_SHOULD.test(body)) ? -1 : position(cues.collectiveNeed, body)
   const assigned = findAssignedPerson(people, body, false)
   const actionAt = earliest(requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned ? 0 : -1)
 
@@ -189,6 +190,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
+
+const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
 const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
 /** A ticket said aloud: "ticket web four twelve", "pull request number two thirty" (written ones are referenceLink). */
