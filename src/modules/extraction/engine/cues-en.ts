@@ -36,7 +36,7 @@ export const englishCues: CueSet = {
   decisionPolicyWeak: /\b(?:all new|every new|for all|for every|always|never|no \w+ (?:this|next) (?:quarter|month|sprint|year|release)|policy|every (?:day|week|month|quarter|sprint|release))\b/,
   decisionRecalled: /\bwe (?:have|had) a (?:rule|policy)\b|\bour (?:rule|policy) is\b|\bas (?:we|you) (?:know|decided|agreed)\b|\b(?:already|previously) (?:decided|agreed)\b|\b(?:decided|agreed)\b[^.]*\b(?:last|earlier|previous) (?:time|week|month|quarter|year|meeting|sprint)\b|\b(?:last|previous) (?:time|week|month|quarter|year|meeting|sprint)\b[^.]*\b(?:decided|agreed)\b/,
   // "If she says no, we offer one forty-five": a rule for a case, not a guess ("we might", "we need").
-  decisionConditional: /^(?:and )?if\b[^,]{1,60},\s*(?:then )?we(?:'ll| will)? (?!need\b|should\b|might\b|could\b|can\b|have\b|may\b|don't\b|won't know\b|lose\b|miss\b)\w+/,
+  decisionConditional: /^(?:and )?if\b[^,]{1,60}?(?:,\s*|\s+)(?:then )?we(?:'ll| will)? (?!need\b|should\b|might\b|could\b|can\b|have\b|may\b|don't\b|won't know\b|lose\b|miss\b)\w+/,
   choiceQuestion: /\b(?:what (?:do|should|shall) we do (?:about|with)|which (?:one|option) (?:wins|do we|should we)|should we|shall we|do we (?:want|need) to|are we keeping|do we (?:keep|support|allow|cap|limit|offer|charge)|is there (?:a|any) (?:limit|cap|maximum|minimum))\b/,
   revision: /\b(?:actually|instead|scratch that|on second thought|change of plans?|rather than|switch to|no wait|never ?mind|let's not)\b/,
   choiceObject: /\b(?:go with|use|using|switch to|stick with|pick|choose|move to|adopt|standardize on)\s+(?:the |a |an )?(?:managed |hosted |plain )?([a-z0-9][\w.-]*)/,
@@ -61,7 +61,7 @@ export const englishCues: CueSet = {
   addition: /\b(?:also|too|another|as well|in addition|additionally)\b/,
   pronoun: /\b(?:it|that|this|them|those|these|one)\b/,
   genericTokens: new Set(contentTokens('do does did done take taking handle handling own owning deal sort look care have ready make sure get back right after first will today tomorrow tonight week monday tuesday wednesday thursday friday saturday sunday next end hour minute mine')),
-  clauseSplit: /,\s+(?=(?:and\s+|but\s+|so\s+|then\s+)?(?:i'll|i will|i can|i'm going to|let's|please|can you|could you|we decided|we'll|we need to|we should)\b)|,\s+and\s+(?=please\b)|,?\s+(?=until then\b)|\s+(?=(?:and|but|so|then)\s+(?:i'll|i will|i'm going to|let's|can you|could you)\s)/i,
+  clauseSplit: /,\s+(?=(?:and\s+|but\s+|so\s+|then\s+)?(?:i'll|i will|i can|i'm going to|let's|please|can you|could you|we decided|we'll|we need to|we should)\b)|,\s+and\s+(?=please\b)|,?\s+(?=until then\b)|(?<=\b(?:i'll|i will|let me)\b[^,.?]{3,80}?)\s+(?=if\b[^.?,]{1,60}?\bwe (?!need\b|should\b|might\b|could\b|can\b|have\b|may\b|don't\b|won't\b|lose\b|miss\b|get\b|are\b|were\b)[a-z]+)|\s+(?=(?:and|but|so|then)\s+(?:i'll|i will|i'm going to|let's|can you|could you)\s)/i,
   titlePrefixes: [
     /^(?:to recap|to summarize|to sum up|in summary|recap)\s*[:,-]?\s*/,
     /^(?:i'll|i will|i'm going to|i am going to|i'm gonna|i can|i need to|i have to|i've got to|let me|we need to|we'll need to|we have to|we must|we should|we still need to|someone (?:needs to|should|has to|must)|somebody (?:needs to|should)|we need someone to|need someone to|(?:we've |we have )?decided (?:to|that)|we agreed (?:to|that)|let's|let us|we'll|we will|we're going to|please|(?:can|could|would|will) you (?:please )?)\s*/,
