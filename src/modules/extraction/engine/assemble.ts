@@ -139,9 +139,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
       // Further back, only when nothing but questions was said since (else the yes is for what was).
       const isNear = proposal !== undefined && proposal.lastSegmentIndex >= state.index - 1
-      const decidedSince = proposal && latest((draft) => draft.order > proposal.order && draft.confidence >= DEFAULT_QUALITY_GATE
+      const overtaken = proposal && latest((draft) => draft.order > proposal.order && draft.confidence >= DEFAULT_QUALITY_GATE
         && (draft.kind === 'decision' || (!isNear && draft.kind !== 'question')))
-      if (proposal && !decidedSince) {
+      if (proposal && !overtaken) {
         // "Yeah, let's make it ten minutes.": the yes and what it restates are one mention of the proposal.
         if (candidate?.kind === 'decision') merge(proposal, candidate, state)
         else addMention(proposal, state, clause, undefined)

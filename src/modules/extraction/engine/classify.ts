@@ -213,7 +213,7 @@ const OPENS_WITH_AMOUNT = new RegExp(String.raw`^(?:${SPOKEN_NUMBER}|no|at least
 const NOT_SUMMARY = /\b(?:so far|total|short|left|times|plus|minus|roughly|about|around|percent|ago|last|behind|over budget|under budget|down|up|things?|topics?|items?|questions?|apart|seconds?|minutes?|hours?|dollars?|pounds?|euros?|k)\b|\b[a-z]{3,}ed\b/
 
 /** A choice summed up without a verb or a subject of its own, naming an amount or a limit. */
-export function isSummary(body: string): boolean {
+function isSummary(body: string): boolean {
   return !VERB_OR_SUBJECT.test(body) && NAMES_AMOUNT.test(body) && !NOT_SUMMARY.test(body) && body.split(/\s+/).length >= 3
 }
 
