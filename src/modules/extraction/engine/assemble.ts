@@ -65,7 +65,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
       // decision into a sentence that points back at it or only qualifies it ("So one intern per mentor. That's the rule from
       // now on.", "Then we switch all alerts to p99. No exceptions."); other items do not.
-      const pointsBack = state.lastCreated?.kind === 'decision' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
+      const pointsBack = state.lastCreated?.kind === 'decision' && language === 'en' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
       if (state.lastCreated?.kind !== 'question' && !pointsBack) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
