@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, answeredChoice, classifyClause, referenceIn, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, answeredChoice, classifyClause, referenceIn, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -10,7 +10,7 @@ import { resolveDueDate, type LocalDate } from './due-dates.ts'
 import { findAddressedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
 import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
-import type { ItemKind, TranscriptSegmentInput } from './types.ts'
+import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from './types.ts'
 
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
@@ -41,6 +41,8 @@ type SegmentState = {
   sentence?: string
   /** "I agree." found nothing to attach to: the next statement says what was agreed. */
   isAgreementPending: boolean
+  /** The proposal this turn said yes to: the turn's next decision restates it ("Yes. Max two retries per pipeline from now on."). */
+  confirmedHere?: Draft
 }
 
 export function assemble(segments: TranscriptSegmentInput[], people: People, today: LocalDate, turnOf: number[] = segments.map((_, index) => index)): Assembly {
@@ -60,8 +62,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       state.position = position
       // "Okay, so recap." said alone: the turn's next sentences are the recap; any other recap ends with its segment.
       state.isRecap = state.isRecapHeader
-      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"); other items do not.
-      if (state.lastCreated?.kind !== 'question') state.lastCreated = undefined
+      // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
+      // decision into a sentence that points back at it or only qualifies it ("So one intern per mentor. That's the rule from
+      // now on.", "Then we switch all alerts to p99. No exceptions."); other items do not.
+      const pointsBack = state.lastCreated?.kind === 'decision' && language === 'en' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
+      if (state.lastCreated?.kind !== 'question' && !pointsBack) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
       speakers[index] = state.speaker
@@ -98,6 +103,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (agreed) signals.candidate = agreed
         }
         state.isAgreementPending = false
+        if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
+          const summed = summedUpAfterYes(clause, context)
+          if (summed) signals.candidate = summed
+        }
         if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
           const chosen = answeredChoice(clause, context)
           if (chosen) signals.candidate = chosen
@@ -124,12 +133,22 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     if (accepted) return accepted
     let confirmed: Draft | undefined
     if (signals.acceptance || signals.confirmation) {
-      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - 1
+      // A plain yes answers the last turn; "Let's do it." may come after a question or two about the proposal ("What does that cost?").
+      const reach = signals.confirmation ? 3 : 1
+      const proposal = latest((draft) => draft.isProposal && draft.confidence < 0.7 && draft.lastSegmentIndex >= state.index - reach
         && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
-      if (proposal) {
-        addMention(proposal, state, clause, undefined)
-        proposal.confidence = 0.7
+      // Further back, only when nothing but questions was said since (else the yes is for what was).
+      const isNear = proposal !== undefined && proposal.lastSegmentIndex >= state.index - 1
+      const overtaken = proposal && latest((draft) => draft.order > proposal.order && draft.confidence >= DEFAULT_QUALITY_GATE
+        && (draft.kind === 'decision' || (!isNear && draft.kind !== 'question')))
+      if (proposal && !overtaken) {
+        // "Yeah, let's make it ten minutes.": the yes and what it restates are one mention of the proposal.
+        if (candidate?.kind === 'decision') merge(proposal, candidate, state)
+        else addMention(proposal, state, clause, undefined)
+        proposal.confidence = Math.max(proposal.confidence, 0.7)
+        if (candidate?.kind === 'decision') return proposal
         confirmed = proposal
+        state.confirmedHere = proposal
       }
     }
     if (signals.confirmation && !confirmed) {
@@ -148,6 +167,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return confirmed
     }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    const restated = state.confirmedHere
+    if (candidate.kind === 'decision' && restated && restated === state.lastTouched && !candidate.addition && !candidate.revision) {
+      merge(restated, candidate, state)
+      return restated
+    }
     // "Fine, all queue configs then." settles the choice just discussed: the same decision.
     const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
     if (settled) {

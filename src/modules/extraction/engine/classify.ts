@@ -135,6 +135,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
   if (cues.language === 'en' && AGREED_CHOICE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }
+  if (cues.language === 'en' && SUMMED_UP.test(normalize(asSaid, cues)) && isSummary(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.6 }
+  if (cues.language === 'en' && SO_WE_CHOOSE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
 
   const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
@@ -142,7 +144,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const claimAt = cues.notClaim?.test(normalize(context.sentence, cues)) ? -1 : position(cues.claim, body)
   const solicitationAt = position(cues.ownerSolicitation, body)
   const isYesNoQuestion = cues.questionEnd.test(body) && cues.questionStart.test(body)
-  const needAt = isYesNoQuestion ? -1 : position(cues.collectiveNeed, body)
+  // "I think we should offer fifteen percent": a proposal (a decision once agreed), not work put up for a taker.
+  const needAt = isYesNoQuestion || (cues.language === 'en' && TENTATIVE_SHOULD.test(body)) ? -1 : position(cues.collectiveNeed, body)
   const assigned = findAssignedPerson(people, body, false)
   const actionAt = earliest(requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned ? 0 : -1)
 
@@ -152,7 +155,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b)\w/, body) : -1
+  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body) : -1
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
@@ -188,12 +191,41 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   return undefined
 }
 
+const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
+
 const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
 /** A ticket said aloud: "ticket web four twelve", "pull request number two thirty" (written ones are referenceLink). */
 const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
 const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then[.!]?$/
+
+/** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
+const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
+/** "Okay, so we just keep doing short subject lines then": what the group does, drawn as a conclusion. */
+const SO_WE_CHOOSE = /^(?:(?:okay|ok|alright|all right|right|fine|yeah)[,.!]?\s+)?(?:so|then)[,.]?\s+we (?:just |only |still )?(?:switch|move|use|keep|stick|cap|limit|drop|make|change|go|skip|push|buy|split|ship|send|start)\b(?![^?]*\?)/
+/** A sentence without a subject or a verb of its own that names an amount, a time or a limit ("twelve weeks, starting in June"). */
+const VERB_OR_SUBJECT = /\b(?:i|we|you|they|he|she|it|that|this|there|these|those|i'm|we're|you're|they're|it's|that's|there's|here's|he's|she's|what's|is|are|was|were|be|been|am|have|has|had|do|does|did|will|would|can|could|should|might|must|may|need|needs|want|wants|think|guess|let's|gonna|mean|said|says)\b|\?/
+const NAMES_AMOUNT = new RegExp(String.raw`\b${SPOKEN_NUMBER}\b|\b(?:max|maximum|minimum|at least|at most|no)\b`)
+/** After a yes, the summary opens with the amount or the limit ("Twelve weeks, starting in June", "No fully remote"). */
+const OPENS_WITH_AMOUNT = new RegExp(String.raw`^(?:${SPOKEN_NUMBER}|no|at least|at most|max|every)\b`)
+/** Arithmetic, results, durations and agendas summed up are not choices ("so three hundred short", "so ninety minutes", "three things today"). */
+const NOT_SUMMARY = /\b(?:so far|total|short|left|times|plus|minus|roughly|about|around|percent|ago|last|behind|over budget|under budget|down|up|things?|topics?|items?|questions?|apart|seconds?|minutes?|hours?|dollars?|pounds?|euros?|k)\b|\b[a-z]{3,}ed\b/
+
+/** A choice summed up without a verb or a subject of its own, naming an amount or a limit. */
+function isSummary(body: string): boolean {
+  return !VERB_OR_SUBJECT.test(body) && NAMES_AMOUNT.test(body) && !NOT_SUMMARY.test(body) && body.split(/\s+/).length >= 3
+}
+
+/** "Okay." then "Twelve weeks, starting in June.": what a turn settles on right after its own yes. */
+export function summedUpAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  if (cues.language !== 'en') return undefined
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || !OPENS_WITH_AMOUNT.test(body) || !isSummary(body)) return undefined
+  const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
+  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
 
 const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
 
@@ -256,9 +288,12 @@ export function answeredChoice(clause: string, context: ClauseContext): Candidat
   if (!body || cues.questionEnd.test(body) || cues.acceptance.test(body) || HEDGED.test(body) || REPORTED.test(body)) return undefined
   if (cues.deferral.test(normalize(context.sentence, cues))) return undefined
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
-  // "Definitely." "要做。": a bare yes, not a choice of its own.
-  return candidate && candidate.topic.size >= 2 ? candidate : undefined
+  // "Definitely." "要做。": a bare yes, not a choice of its own; "Not until we know what it is." sets a condition.
+  return candidate && (candidate.topic.size >= 2 || CONDITIONED.test(body)) ? candidate : undefined
 }
+
+/** "Should we tell the board?" — "Not until we know what it is.": a yes or no under a condition. */
+const CONDITIONED = /^(?:no,? )?(?:not (?:until|before|unless)|only (?:if|when|after|once))\b/
 
 // An opinion or a report answers the question without choosing anything.
 const HEDGED = /^(?:i'd|i would|we'd|we would|i think|i guess|i'm not|maybe|probably|perhaps|depends|it depends)\b|^(?:我觉得|我想|我感觉|可能|也许|应该|看情况)/

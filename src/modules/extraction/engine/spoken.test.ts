@@ -105,4 +105,32 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(settled).toMatchObject({ kind: 'decision', sourceSegmentIds: ['s1', 's2', 's3'] })
     expect(kinds([['alice', "Let's make sure we're not scrambling at the end like last year."], ['bob', "Let's wait and see."]])).toEqual([])
   })
+
+  it('hears a choice reached over several turns: summed up, proposed and endorsed, agreed after a question', () => {
+    const decisions = (lines: [string, string][]) => visible(recognized(meeting(lines))).filter((item) => item.kind === 'decision').map((item) => item.sourceSegmentIds)
+    expect(decisions([['alice', 'About ninety are too slow. The rest are fine.'], ['bob', 'So ninety now fifty next year.'], ['alice', "Yeah. That's what I'd do."]])).toEqual([['s2.0', 's3.1']])
+    expect(decisions([['alice', 'Ten felt short.'], ['bob', 'Twelve is fine from our side.'], ['alice', 'Okay. Twelve weeks starting in June.']])).toEqual([['s3.1']])
+    expect(decisions([['alice', 'We could keep a copy in the other region.'], ['bob', 'What does that cost?'], ['alice', 'About eight hundred a month.'], ['bob', "That's nothing. Let's do it."]])).toEqual([['s1.0', 's4.1']])
+    expect(decisions([['alice', 'Then I mean we could split it.'], ['bob', 'I like that.']])).toEqual([['s1.0', 's2.0']])
+    expect(decisions([['alice', 'Should we tell the board about that too?'], ['bob', 'Not until we know what it is.']])).toEqual([['s2.0']])
+    expect(decisions([['alice', 'Okay. So we just keep doing short subject lines then.']])).toEqual([['s1.1']])
+    expect(decisions([['alice', 'If they do not approve in time. We use the other story instead.']])).toEqual([['s1.1']])
+    expect(decisions([['alice', "I'll ask Greg in finance until then nobody offers more than ten percent without my sign off."]])).toHaveLength(1)
+    // Not choices: arithmetic and agendas summed up, a proposal nobody takes, a concession before "but".
+    expect(decisions([['alice', 'So seventy times fourteen hundred plus twenty times twenty two hundred.'], ['bob', 'Sounds right.']])).toEqual([])
+    expect(decisions([['alice', 'Okay. Three things today.']])).toEqual([])
+    expect(decisions([['alice', 'We could rent a bus.'], ['bob', 'Do we have budget for that?']])).toEqual([])
+    expect(decisions([['alice', "Let's wait and see."], ['bob', "Okay that's fine but it does need to be in the posting."]])).toEqual([])
+  })
+
+  it('reads "let\'s leave that for now", "let\'s sort that out separately", "let\'s think about it" as a question left open', () => {
+    for (const text of ["Let's leave that for now.", "Let's sort that out separately.", "Let's think about it."]) {
+      const items = visible(recognized(meeting([['alice', 'Do we update the Ruby SDK or drop it?'], ['bob', text]])))
+      expect(items.map((item) => item.kind), text).toEqual(['question'])
+    }
+  })
+
+  it('hears "X it is" as the recognizer writes it ("June thirtieth and as")', () => {
+    expect(visible(recognized(meeting([['alice', 'Okay. June thirtieth and as.']]))).map((item) => item.kind)).toEqual(['decision'])
+  })
 })
