@@ -219,7 +219,7 @@ function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | und
  * Calibrated by leave-one-split-out over the seen splits (eval/answers-calibrate.ts).
  */
 export type Tuning = { minCoverage: number; minScore: number; semanticWeight: number; semanticGate: number }
-export const TUNING: Tuning = { minCoverage: 0.55, minScore: 0.55, semanticWeight: 0, semanticGate: 0.3 }
+export const TUNING: Tuning = { minCoverage: 0.55, minScore: 0.45, semanticWeight: 0, semanticGate: 0.3 }
 const SEMANTIC_PIVOT = 0.3
 const semanticPart = (unit: Unit, weight: number) => (unit.semantic === undefined ? 0 : weight * (unit.semantic - SEMANTIC_PIVOT))
 /** Coverage of the question's words, lifted or lowered by the learned similarity when there is one. */
