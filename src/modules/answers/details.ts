@@ -131,7 +131,7 @@ export function keepsDetails(details: Details, passage: Passage): boolean {
   const { tokens, asked, before, title, context, meeting } = passage
   if (!details.names.every((name) => holds(name, [tokens, asked, title, context, meeting]))) return false
   if (details.head && !details.head.some((word) => holds([word], [tokens, asked, before]))) return false
-  if (passage.text !== undefined) {
+  if (passage.text !== undefined && (details.wants.length > 0 || details.marked.length > 0)) {
     const near = [passage.text, passage.askedText ?? '', passage.beforeText ?? ''].join('\n')
     if (!details.wants.every((wanted) => wanted.test(near))) return false
     const own = `${passage.text}\n${passage.askedText ?? ''}`

@@ -10,11 +10,14 @@ import { latestSegmentTexts } from '../transcripts/index.ts'
 export type LanguageGap = { reason: 'language-mismatch'; notice: string }
 
 const NOTICES = {
-  zh: '没有找到依据：这个工作区的会议记录都是英文的，而离线的提取式回答只能在同一种语言里匹配问题和原话，不会翻译。请用英文提问。',
-  en: 'No evidence found: this workspace\'s meetings are in Chinese, and the offline extractive engine only matches a question against what was said in the same language; it does not translate. Ask in Chinese.',
+  zh: '没有找到依据：这个工作区最近的会议记录都是英文的，而离线的提取式回答只能在同一种语言里匹配问题和原话，不会翻译。请用英文提问。',
+  en: 'No evidence found: this workspace\'s recent meetings are in Chinese, and the offline extractive engine only matches a question against what was said in the same language; it does not translate. Ask in Chinese.',
 } as const
 
-/** How many of the latest segments are read to tell the workspace's languages. */
+/**
+ * How many of the latest segments are read to tell the workspace's languages (the newest sessions'
+ * segments: a workspace whose newest meetings are all in one language reads as that language).
+ */
 const SAMPLE = 200
 
 /** Is the question in a language none of the workspace's latest segments are in? (undefined: no gap, or nothing to tell by) */
