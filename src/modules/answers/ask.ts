@@ -15,6 +15,7 @@ import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
+import { questionDetails } from './details.ts'
 import { languageGap } from './language.ts'
 import { attachSemantic } from './semantic.ts'
 import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
@@ -111,15 +112,18 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
     const words = meetings.get(segment.session_id) ?? new Set<string>()
     for (const token of tokenize(segment.text)) words.add(token)
     meetings.set(segment.session_id, words)
-    meetingTexts.set(segment.session_id, [...(meetingTexts.get(segment.session_id) ?? []), segment.text])
+    if (!meetingTexts.has(segment.session_id)) meetingTexts.set(segment.session_id, [])
+    meetingTexts.get(segment.session_id)!.push(segment.text)
   }
+  // Details read from the text (a Chinese month, an event) are looked for in the meeting as the search read it: only built when asked.
+  const textDetails = questionDetails(question).marked.length > 0
   // The turn after each segment read (the neighbourhood of another hit may hold it).
   const following = new Map<string, { id: string; text: string }>()
   for (const { segments: around } of neighbourhoods) around.forEach((segment, index) => around[index + 1] && following.set(segment.id, around[index + 1]!))
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
     const titleWords = new Set(tokenize(titles.get(centre.session_id) ?? ''))
-    const meetingText = [titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text), ...(meetingTexts.get(centre.session_id) ?? [])].join('\n')
+    const meetingText = textDetails ? [titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text), ...(meetingTexts.get(centre.session_id) ?? [])].join('\n') : undefined
     around.forEach((segment, index) => {
       if (seen.has(segment.id)) return
       seen.add(segment.id)
@@ -143,7 +147,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
         units.at(-1)!.vectorText = question ? `${previous!.text} ${segment.text}` : segment.text
         if (previous) Object.assign(units.at(-1)!, { before: new Set(tokenize(previous.text)), beforeText: previous.text })
-        units.at(-1)!.meetingText = meetingText
+        if (meetingText !== undefined) units.at(-1)!.meetingText = meetingText
         units.at(-1)!.followedBy = turnsAfter
       }
     })
