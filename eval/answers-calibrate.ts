@@ -56,7 +56,7 @@ function best(ranked: Ranked[], tunings: Tuning[]): Tuning {
   return chosen
 }
 
-const line = (t: Tally) => `${t.answeredWell}/${t.answerable} = ${(t.answeredWell / t.answerable).toFixed(2)} · ${t.declined}/${t.unanswerable} = ${(t.declined / t.unanswerable).toFixed(2)}`
+const line = (t: Tally) => `${t.answeredWell}/${t.answerable} = ${(t.answeredWell / Math.max(1, t.answerable)).toFixed(2)} · ${t.declined}/${t.unanswerable} = ${(t.declined / Math.max(1, t.unanswerable)).toFixed(2)}`
 const show = (tuning: Tuning) => `coverage ≥ ${tuning.minCoverage}, score ≥ ${tuning.minScore}, semantic weight ${tuning.semanticWeight}, gate ${tuning.semanticGate}`
 
 export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async () => {
@@ -75,9 +75,12 @@ export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async (
   const pooled: Tally = { answerable: 0, answeredWell: 0, unanswerable: 0, declined: 0 }
   for (const split of splits) {
     const tuning = best(ranked.filter((item) => item.split !== split), tunings)
-    const result = tally(ranked.filter((item) => item.split === split), tuning)
+    const left = ranked.filter((item) => item.split === split)
+    const result = tally(left, tuning)
     for (const key of Object.keys(pooled) as (keyof Tally)[]) pooled[key] += result[key]
-    console.log(`left out ${split}: ${line(result)} (tuned on the others: ${show(tuning)})`)
+    const chinese = (item: Ranked) => /\p{Script=Han}/u.test(item.question.question)
+    const languages = `English ${line(tally(left.filter((item) => !chinese(item)), tuning))}, Chinese ${line(tally(left.filter(chinese), tuning))}`
+    console.log(`left out ${split}: ${line(result)} (${languages}; tuned on the others: ${show(tuning)})`)
   }
   console.log(`leave-one-split-out, pooled: ${line(pooled)}`)
   for (const split of splits) console.log(`  ${split} with the shipped tuning (${show(TUNING)}): ${line(tally(ranked.filter((item) => item.split === split), TUNING))}`)

@@ -84,9 +84,15 @@ async function evaluate(options: EvalOptions) {
       let unanswerable = 0
       let declined = 0
       const misses: string[] = []
+      // Per language (a question with a Chinese character is Chinese): [answerable well, answerable, declined, unanswerable].
+      const byLanguage = { en: [0, 0, 0, 0], zh: [0, 0, 0, 0] }
       for (const question of set.questions) {
         const answer: SearchAnswer = await answerQuestion(app.deps, membership, { query: question.question })
         const cited = new Set(answer.sources.filter((source) => source.kind === 'segment').map((source) => source.id))
+        const language = byLanguage[/\p{Script=Han}/u.test(question.question) ? 'zh' : 'en']
+        const good = judged(question, cited, answer.status === 'answered')
+        language[question.answers.length > 0 ? 1 : 3]! += 1
+        if (good) language[question.answers.length > 0 ? 0 : 2]! += 1
         if (question.answers.length > 0) {
           answerable += 1
           if (judged(question, cited, answer.status === 'answered')) answeredWell += 1
@@ -97,7 +103,7 @@ async function evaluate(options: EvalOptions) {
           else misses.push(`  ${question.id} ${question.question} (unanswerable)\n     → answered: ${answer.answer.slice(0, 140)}`)
         }
       }
-      results.push({ split: set.split, answerable, answeredWell, unanswerable, declined, misses })
+      results.push({ split: set.split, answerable, answeredWell, unanswerable, declined, misses, byLanguage })
     }
   } finally {
     await app.close()
@@ -105,7 +111,8 @@ async function evaluate(options: EvalOptions) {
   for (const result of results) {
     const share = (part: number, whole: number) => (whole === 0 ? '-' : (part / whole).toFixed(2))
     console.log(`Answers, ${result.split} split: answerable answered with a correct source ${result.answeredWell}/${result.answerable} = ${share(result.answeredWell, result.answerable)}; ` +
-      `unanswerable answered no-evidence ${result.declined}/${result.unanswerable} = ${share(result.declined, result.unanswerable)}`)
+      `unanswerable answered no-evidence ${result.declined}/${result.unanswerable} = ${share(result.declined, result.unanswerable)} ` +
+      `(English ${result.byLanguage.en[0]}/${result.byLanguage.en[1]} · ${result.byLanguage.en[2]}/${result.byLanguage.en[3]}, Chinese ${result.byLanguage.zh[0]}/${result.byLanguage.zh[1]} · ${result.byLanguage.zh[2]}/${result.byLanguage.zh[3]})`)
     if (options.verbose) for (const miss of result.misses) console.log(miss)
   }
   return results

@@ -54,6 +54,21 @@ eachDatabase('search answers', (h) => {
     expect((await owner.post('/v1/search/answer', { query: '年会的场地定在哪里？' })).json().status).toBe('no-evidence')
   })
 
+  it('says why a question in a language the meetings are not in has no evidence (nothing offline translates)', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner, { title: 'Infra sync' })
+    await seedSegments(h, session, [{ text: 'The staging database migrates to PostgreSQL 16 next Tuesday.' }])
+    const chinese = (await owner.post('/v1/search/answer', { query: '测试数据库什么时候迁移？' })).json()
+    expect(chinese).toMatchObject({ status: 'no-evidence', answer: '', sources: [], reason: 'language-mismatch' })
+    expect(chinese.notice).toContain('英文')
+    // Asked in the meetings' language and still unanswered: no reason, as before.
+    expect((await owner.post('/v1/search/answer', { query: 'What is the budget for the offsite dinner?' })).json()).not.toHaveProperty('reason')
+    const other = await h.member()
+    await seedSegments(h, await startRecording(other), [{ text: '预算审批在下周五之前完成。', language: 'zh-Hans' }])
+    expect((await other.post('/v1/search/answer', { query: 'Who owns the release?' })).json()).toMatchObject({ status: 'no-evidence', reason: 'language-mismatch' })
+    expect((await other.post('/v1/search/answer', { query: '年会的场地定在哪里？' })).json()).not.toHaveProperty('reason')
+  })
+
   it('grounded-ai: keeps sentences that cite a passage, drops the rest, falls back to extractive when the model fails', async () => {
     const owner = await h.member()
     const session = await startRecording(owner)

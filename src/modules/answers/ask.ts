@@ -15,6 +15,8 @@ import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts
 import { findSessionBriefs } from '../sessions/index.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
+import { questionDetails } from './details.ts'
+import { languageGap } from './language.ts'
 import { attachSemantic } from './semantic.ts'
 import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
@@ -105,17 +107,23 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   const titles = new Map((await findSessionBriefs(deps.database.db, workspaceId, neighbourhoods.map(({ centre }) => centre.session_id))).map((session) => [session.id, session.title]))
   const seen = new Set<string>()
   const meetings = new Map<string, Set<string>>()
+  const meetingTexts = new Map<string, string[]>()
   for (const segment of segments) {
     const words = meetings.get(segment.session_id) ?? new Set<string>()
     for (const token of tokenize(segment.text)) words.add(token)
     meetings.set(segment.session_id, words)
+    if (!meetingTexts.has(segment.session_id)) meetingTexts.set(segment.session_id, [])
+    meetingTexts.get(segment.session_id)!.push(segment.text)
   }
+  // Details read from the text (a Chinese month, an event) are looked for in the meeting as the search read it: only built when asked.
+  const textDetails = questionDetails(question).marked.length > 0
   // The turn after each segment read (the neighbourhood of another hit may hold it).
   const following = new Map<string, { id: string; text: string }>()
   for (const { segments: around } of neighbourhoods) around.forEach((segment, index) => around[index + 1] && following.set(segment.id, around[index + 1]!))
   for (const { centre, segments: around } of neighbourhoods) {
     const context = new Set([titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text)].flatMap(tokenize))
     const titleWords = new Set(tokenize(titles.get(centre.session_id) ?? ''))
+    const meetingText = textDetails ? [titles.get(centre.session_id) ?? '', ...around.map((segment) => segment.text), ...(meetingTexts.get(centre.session_id) ?? [])].join('\n') : undefined
     around.forEach((segment, index) => {
       if (seen.has(segment.id)) return
       seen.add(segment.id)
@@ -138,7 +146,8 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
         units.at(-1)!.title = titleWords
         if (asked && (question || at === 0)) Object.assign(units.at(-1)!, question ? { asked, askedText: previous!.text } : { asked })
         units.at(-1)!.vectorText = question ? `${previous!.text} ${segment.text}` : segment.text
-        if (previous) units.at(-1)!.before = new Set(tokenize(previous.text))
+        if (previous) Object.assign(units.at(-1)!, { before: new Set(tokenize(previous.text)), beforeText: previous.text })
+        if (meetingText !== undefined) units.at(-1)!.meetingText = meetingText
         units.at(-1)!.followedBy = turnsAfter
       }
     })
@@ -227,9 +236,11 @@ export async function answerQuestion(deps: AppDeps, membership: Membership, inpu
   const ranked = await rankPassages(deps, membership, query, log)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
-    if (grounded) return grounded
+    if (grounded) return grounded.status === 'no-evidence' ? { ...grounded, ...(await languageGap(deps, membership.workspaceId, query)) } : grounded
   }
   const chosen = chooseExtractive(ranked)
+  // No evidence for a question in a language the meetings are not in: say that this is why.
+  if (chosen.length === 0) return { ...compose(query, [], chinese, 'extractive'), ...(await languageGap(deps, membership.workspaceId, query)) }
   // Segments' places in the recording, for "where to open".
   const segmentIds = chosen.flatMap((unit) => [unit.source, ...unit.extra]).filter((source) => source.kind === 'segment' && source.startMs === undefined).map((source) => source.id)
   const starts = new Map((await findWorkspaceSegments(deps.database.db, membership.workspaceId, segmentIds)).map((segment) => [segment.id, segment.start_ms]))

@@ -55,6 +55,26 @@ describe('answer ranking', () => {
     expect(questionDetails('How many interviews a month may an engineer do?').pinned).toEqual([])
   })
 
+  it('reads Chinese months, events, money and what a 几 / 多少 counts from the text', () => {
+    const passage = (text: string, meetingText = text) => ({ tokens: new Set<string>(), text, meetingText })
+    // 十一月 is not 十月 (the bigram 一月 is inside 十一月); 11月 is 十一月
+    const november = questionDetails('十一月关于物流的投诉有多少单？')
+    expect(keepsDetails(november, passage('客服那边十月份关于物流的投诉一共二百三十多单。'))).toBe(false)
+    expect(keepsDetails(november, { ...passage('11月的投诉一共二百三十多单。'), tokens: new Set(['投诉']) })).toBe(true)
+    // an event must be said in the meeting: 双十二 asked of a 年货节 meeting
+    expect(keepsDetails(questionDetails('双十二的直播卖了多少钱？'), { ...passage('三场一共卖了一百八十六万。', '年货节直播复盘'), tokens: new Set(['直播']) })).toBe(false)
+    // money asked: a bus count is no price (千 in 千岛湖 is no amount either); 六百五 is
+    const price = questionDetails('团建包大巴一辆多少钱？')
+    expect(keepsDetails(price, passage('那包两辆大巴吧，到千岛湖。'))).toBe(false)
+    expect(keepsDetails(price, passage('大巴一辆六百五。'))).toBe(true)
+    expect(keepsDetails(questionDetails('How much money was misused on company cards?'), passage('I was against cards because of the misuse.'))).toBe(false)
+    // 几年 wants a number of years; the head after 的 (合同) must be there too
+    const years = questionDetails('捷风的合同签几年？')
+    expect(years.head).toContain('合同')
+    expect(keepsDetails(years, { ...passage('明年的合同还没谈。'), tokens: new Set(['合同']) })).toBe(false)
+    expect(keepsDetails(years, { ...passage('合同签两年。'), tokens: new Set(['合同']) })).toBe(true)
+  })
+
   it('reads a question with words the transcript uses for the same thing', () => {
     const [best] = rank('How many demo requests did the webinar bring in?', [unit('Forty-one demo requests came in within two days.'), unit('The webinar was on Thursday.')])
     expect(best!.text).toContain('demo requests')

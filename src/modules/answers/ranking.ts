@@ -32,6 +32,10 @@ export type SearchAnswer = {
   sentences: { text: string; sourceIndexes: number[] }[]
   sources: AnswerSource[]
   generatedBy: 'extractive' | 'grounded-ai'
+  /** no-evidence only: the question is in a language none of the workspace's meetings are in (language.ts) */
+  reason?: 'language-mismatch'
+  /** …and what that means for the asker, in the question's language */
+  notice?: string
 }
 
 export type Unit = {
@@ -44,8 +48,11 @@ export type Unit = {
   context?: Set<string>
   /** a reply: the words of the question it answers (the segment before it, ending in a question mark) */
   asked?: Set<string>
-  /** the words of the segment before it */
+  /** the words of the segment before it, and that segment as said */
   before?: Set<string>
+  beforeText?: string
+  /** its meeting as the search read it (title, the passage's neighbours, the meeting's hits): details are looked for there */
+  meetingText?: string
   /** …and that question as said */
   askedText?: string
   /** the words of everything the search found in the same meeting */
@@ -212,7 +219,7 @@ function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | und
  * Calibrated by leave-one-split-out over the seen splits (eval/answers-calibrate.ts).
  */
 export type Tuning = { minCoverage: number; minScore: number; semanticWeight: number; semanticGate: number }
-export const TUNING: Tuning = { minCoverage: 0.55, minScore: 0.55, semanticWeight: 0, semanticGate: 0.3 }
+export const TUNING: Tuning = { minCoverage: 0.55, minScore: 0.45, semanticWeight: 0, semanticGate: 0.3 }
 const SEMANTIC_PIVOT = 0.3
 const semanticPart = (unit: Unit, weight: number) => (unit.semantic === undefined ? 0 : weight * (unit.semantic - SEMANTIC_PIVOT))
 /** Coverage of the question's words, lifted or lowered by the learned similarity when there is one. */
@@ -247,7 +254,7 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     const words = tokenize(unit.text)
     const tokens = new Set(words)
     unit.coverage = coverage(slots, tokens, unit.context, unit.meeting, unit.asked, unit.before)
-    unit.mismatch = !keepsDetails(details, { tokens, asked: unit.asked, before: unit.before, title: unit.title, context: unit.context, meeting: unit.meeting })
+    unit.mismatch = !keepsDetails(details, { tokens, asked: unit.asked, before: unit.before, title: unit.title, context: unit.context, meeting: unit.meeting, text: unit.text, askedText: unit.askedText, beforeText: unit.beforeText, meetingText: unit.meetingText })
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)

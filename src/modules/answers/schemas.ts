@@ -22,4 +22,6 @@ export const SearchAnswer = Type.Object({
   sentences: Type.Array(Type.Object({ text: Type.String(), sourceIndexes: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, description: 'Indexes into `sources`.' }) })),
   sources: Type.Array(Type.Ref('WorkspaceMemoryAnswerSource')),
   generatedBy: Type.Union([Type.Literal('grounded-ai'), Type.Literal('extractive')]),
+  reason: Type.Optional(Type.Literal('language-mismatch', { description: 'no-evidence only: the question is in a language none of the workspace\'s meetings are in; the extractive engine does not translate.' })),
+  notice: Type.Optional(Type.String({ description: 'With `reason`: what it means for the asker, in the question\'s language.' })),
 })

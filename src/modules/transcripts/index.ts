@@ -9,7 +9,7 @@ export {
   type SegmentRow, type SpeakerRow,
 } from './repo.ts'
 export { transcribeSession } from './pipeline.ts'
-export { anySegmentHits, FREQUENT, segmentFrequencies, segmentHits, segmentNeighbourhoods, type SegmentHit } from './search.ts'
+export { anySegmentHits, FREQUENT, latestSegmentTexts, segmentFrequencies, segmentHits, segmentNeighbourhoods, type SegmentHit } from './search.ts'
 export { acceptClientSegment, type ClientSegment } from './client.ts'
 export { findSpeaker, labelSpeaker, speakerSegments } from './speakers.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'

@@ -174,3 +174,14 @@ export async function segmentNeighbourhoods(database: Database, workspaceId: str
     return [{ centre: segments[Math.min(at, before)]!, segments }]
   })
 }
+
+/**
+ * The texts of a workspace's latest final segments (newest sessions first, at most `limit`): a sample
+ * of what language its meetings are in (answers says so when a question's language is not among them).
+ */
+export async function latestSegmentTexts(database: Database, workspaceId: string, limit = 200): Promise<string[]> {
+  const query = database.db.selectFrom('transcript_segments').select('text')
+    .where('workspace_id', '=', workspaceId).where('status', '=', 'final').orderBy('session_id', 'desc').limit(limit)
+  const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<{ text: string }>(query.compile()) : await query.execute()
+  return rows.map((row) => row.text)
+}

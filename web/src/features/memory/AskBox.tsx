@@ -1,5 +1,6 @@
 // Ask a question over everything the person may see: the answer sentence by sentence, each with
-// the sources it cites, or plainly that nothing stored answers it.
+// the sources it cites, or plainly that nothing stored answers it (and why, when the question is in a
+// language the workspace's meetings are not in: the server's notice).
 import { useId, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
@@ -30,7 +31,7 @@ export function AskBox() {
       <div aria-live="polite" data-testid="answer">
         {busy ? <p className="muted">{t('common.loading')}</p> : null}
         {answer && !busy ? (answer.status === 'no-evidence' || answer.sentences.length === 0
-          ? <p data-testid="no-evidence">{t('ask.noEvidence')}</p>
+          ? <p data-testid="no-evidence">{answer.notice ?? t('ask.noEvidence')}</p>
           : (
             <ol className="answer">
               {answer.sentences.map((sentence, index) => (
