@@ -1,7 +1,6 @@
 // buildApp(config) wires the platform and the modules into one Fastify instance. It never listens:
 // main.ts does, and tests use inject() or listen on port 0.
 import { AjvCompiler } from '@fastify/ajv-compiler'
-import formbody from '@fastify/formbody'
 import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -145,10 +144,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await registerRateLimit(app, config)
   registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports, accessCaches: deps.accessCaches })
   registerIdempotency(app, database)
-  await app.register(formbody)
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } })
 
-  mountAuth(app, auth, config)
+  await mountAuth(app, auth, config)
   await app.register(systemModule(deps))
   await app.register(assetsModule(deps))
   await app.register(accountModule(deps))
