@@ -36,6 +36,7 @@ export function ProjectsPage() {
         <ErrorLine error={error} />
       </form>
       <label className="choice"><input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.target.checked)} /> {t('projects.showArchived')}</label>
+      {projects.data?.length === 0 ? <p className="muted">{t('projects.none')}</p> : null}
       {!projects.data ? <Loading /> : (
         <ul className="list">
           {projects.data.map((project) => (

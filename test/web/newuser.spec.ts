@@ -1,0 +1,62 @@
+// What a new user met on a second pass (issue 15): a work object's due date could not be set, the
+// takeover summary kept showing work as it was before the triage with no hint and no way to bring
+// it up to date, "no external action is recommended" did not say where actions come from, the
+// projects page was blank before the first project, and the memory page of an unknown project was
+// titled "Memory of" with nothing after it.
+import { expect, test } from '@playwright/test'
+import { callJson } from '../e2e/server.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+
+test.describe('a new user\'s second pass', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('set a due date; the summary says it is out of date and is brought up to date; actions say where they come from', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'due-date')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Weekly sync', projectId: project.id })
+    const action = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Send the report', targetProjectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    await expect.poll(async () => (await callJson(server, 'GET', `/v1/worksets/${action.workSetId}`, cookie)).takeoverState, { timeout: 30_000 }).toBe('ready')
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const summary = page.getByRole('region', { name: 'Takeover summary' })
+    await expect(summary.getByRole('listitem')).toHaveText(['Send the report'])
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the report' })
+    await card.getByText('Details').click()
+    await card.getByRole('button', { name: 'Edit' }).click()
+    await card.getByLabel('Due date (optional)').fill('2026-12-04')
+    await card.getByRole('button', { name: 'Save' }).click()
+    await expect(card.locator('.meta')).toContainText('Due 2026-12-04')
+    expect((await callJson(server, 'GET', `/v1/workobjects/${action.id}`, cookie)).dueDate).toBe('2026-12-04')
+
+    await expect(page.getByTestId('takeover-outdated')).toHaveText('The work has changed since this summary was made.')
+    await expectAccessible(page, 'session with an outdated summary')
+    await page.getByRole('button', { name: 'Bring the summary up to date' }).click()
+    await expect(summary.getByRole('listitem')).toHaveText(['Send the report (2026-12-04)'])
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+
+    // No connection: the panel says where actions come from and links to the integrations page.
+    await card.getByRole('button', { name: 'Show recommended actions' }).click()
+    await expect(card.getByTestId('actions-none')).toContainText('Actions come from the tools connected to the item\'s project')
+    await card.getByTestId('actions-none').getByRole('link', { name: 'Connect a tool' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible()
+    await context.close()
+  })
+
+  test('an empty projects page says what a project is; an unknown project\'s memory page is titled', async ({ browser }) => {
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'empty-projects')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects`)
+    await expect(page.getByText('No project yet. A project groups meetings, their work and what they decided.')).toBeVisible()
+    await page.goto(`${server.baseUrl}/projects/prj_01JAAAAAAAAAAAAAAAAAAAAAAA/memory`)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Memory')
+    await expect(page.getByText('That could not be found.', { exact: false })).toBeVisible()
+    await context.close()
+  })
+})
