@@ -1,8 +1,9 @@
 // What a new user met on a second pass (issue 15): a work object's due date could not be set, the
 // takeover summary kept showing work as it was before the triage with no hint and no way to bring
 // it up to date, "no external action is recommended" did not say where actions come from, the
-// projects page was blank before the first project, and the memory page of an unknown project was
-// titled "Memory of" with nothing after it.
+// projects page was blank before the first project, the memory page of an unknown project was
+// titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
+// tool connected without a credential read "No credential needed · no credential".
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
@@ -39,12 +40,18 @@ test.describe('a new user\'s second pass', () => {
     await page.getByRole('button', { name: 'Bring the summary up to date' }).click()
     await expect(summary.getByRole('listitem')).toHaveText(['Send the report (2026-12-04)'])
     await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+    await expect(card.locator('.revisions li')).toContainText(['Revision 1 · by a person'])
 
     // No connection: the panel says where actions come from and links to the integrations page.
     await card.getByRole('button', { name: 'Show recommended actions' }).click()
     await expect(card.getByTestId('actions-none')).toContainText('Actions come from the tools connected to the item\'s project')
     await card.getByTestId('actions-none').getByRole('link', { name: 'Connect a tool' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible()
+    // A tool that needs no credential is not also said to have "no credential".
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    const connection = page.locator('li[data-connection-id]')
+    await expect(connection).toContainText('No credential needed · connected')
+    await expect(connection).not.toContainText('no credential')
     await context.close()
   })
 

@@ -66,7 +66,7 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
       <p className="muted">{connection.actionIds.map(actionName).join(', ')}</p>
       <p className="muted">
         {t(`integrations.auth.${connection.authType}` as MessageKey)}
-        {' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}
+        {connection.authType === 'no_auth' ? null : <>{' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}</>}
         {' · '}{t('integrations.connectedAt', { date: dateTime(connection.createdAt) })}
       </p>
       {connection.lastError ? <p className="muted">{connection.lastError}</p> : null}

@@ -158,7 +158,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       <h4>{t('work.revisions')}</h4>
       <ol className="revisions">
         {(revisions.data?.revisions ?? []).map((revision) => (
-          <li key={revision.id}>{t('work.revision', { n: revision.number })} · {revision.authorKind} · {dateTime(revision.createdAt)} — {revision.content.title}</li>
+          <li key={revision.id}>{t('work.revision', { n: revision.number })} · {t(`work.author.${revision.authorKind}` as MessageKey)} · {dateTime(revision.createdAt)} — {revision.content.title}</li>
         ))}
       </ol>
     </div>
