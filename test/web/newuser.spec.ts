@@ -3,7 +3,8 @@
 // it up to date, "no external action is recommended" did not say where actions come from, the
 // projects page was blank before the first project, the memory page of an unknown project was
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
-// tool connected without a credential read "No credential needed · no credential".
+// tool connected without a credential read "No credential needed · no credential", and a mistyped
+// address showed the API's raw 404 JSON.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
@@ -55,7 +56,7 @@ test.describe('a new user\'s second pass', () => {
     await context.close()
   })
 
-  test('an empty projects page says what a project is; an unknown project\'s memory page is titled', async ({ browser }) => {
+  test('an empty projects page says what a project is; an unknown project\'s memory page is titled; a mistyped address says so', async ({ browser }) => {
     const { server } = served
     const { context } = await workspaceContext(browser, served, 'empty-projects')
     const page = await context.newPage()
@@ -64,6 +65,13 @@ test.describe('a new user\'s second pass', () => {
     await page.goto(`${server.baseUrl}/projects/prj_01JAAAAAAAAAAAAAAAAAAAAAAA/memory`)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Memory')
     await expect(page.getByText('That could not be found.', { exact: false })).toBeVisible()
+
+    // A mistyped address is a page that says so (it was the API's raw 404 JSON).
+    const response = await page.goto(`${server.baseUrl}/sesions`)
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No such page')
+    await page.getByRole('main').getByRole('link', { name: 'Sessions' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sessions')
     await context.close()
   })
 })

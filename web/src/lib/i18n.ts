@@ -5,6 +5,8 @@ import { useSyncExternalStore } from 'react'
 const en = {
   'app.name': 'Confer',
   'app.skip': 'Skip to content',
+  'app.noSuchPage': 'No such page',
+  'app.noSuchPageHint': 'Nothing is at this address: the link may be mistyped or out of date.',
   'nav.main': 'Main',
   'nav.record': 'Record',
   'nav.sessions': 'Sessions',
@@ -479,6 +481,8 @@ type Messages = Partial<Record<MessageKey, string>>
 
 const zh: Messages = {
   'app.skip': '跳到正文',
+  'app.noSuchPage': '没有这个页面',
+  'app.noSuchPageHint': '此地址没有内容：链接可能输错了或已过时。',
   'nav.main': '主导航', 'nav.record': '录制', 'nav.sessions': '会议', 'nav.board': '工作看板', 'nav.projects': '项目',
   'nav.search': '搜索', 'nav.members': '成员', 'nav.notifications': '通知', 'nav.unread': '{count} 条未读',
   'nav.signOut': '退出登录', 'nav.language': '语言',
