@@ -4,7 +4,7 @@
 // projects page was blank before the first project, the memory page of an unknown project was
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
 // tool connected without a credential read "No credential needed · no credential", and a mistyped
-// address showed the API's raw 404 JSON.
+// address showed the API's raw 404 JSON, and nobody could give the name colleagues see.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
@@ -56,15 +56,26 @@ test.describe('a new user\'s second pass', () => {
     await context.close()
   })
 
-  test('an empty projects page says what a project is; an unknown project\'s memory page is titled; a mistyped address says so', async ({ browser }) => {
+  test('an empty projects page says what a project is; an unknown project\'s memory page is titled; a person names themselves; a mistyped address says so', async ({ browser }) => {
     const { server } = served
-    const { context } = await workspaceContext(browser, served, 'empty-projects')
+    const { context, cookie } = await workspaceContext(browser, served, 'empty-projects')
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/projects`)
     await expect(page.getByText('No project yet. A project groups meetings, their work and what they decided.')).toBeVisible()
     await page.goto(`${server.baseUrl}/projects/prj_01JAAAAAAAAAAAAAAAAAAAAAAA/memory`)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Memory')
     await expect(page.getByText('That could not be found.', { exact: false })).toBeVisible()
+
+    // The members page is where a person gives the name colleagues see (there was no way to).
+    const me = await callJson(server, 'GET', '/v1/account/current', cookie)
+    await page.goto(`${server.baseUrl}/members`)
+    await expect(page.getByText('You have not given a name yet: your colleagues see your email address.')).toBeVisible()
+    await expectAccessible(page, 'members with your name')
+    await page.getByLabel('Name shown to your colleagues').fill('Ada Lovelace')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByRole('status')).toHaveText('Saved.')
+    await expect(page.locator('li').filter({ hasText: me.account.email })).toHaveText(`Ada Lovelace · ${me.account.email} · Owner · Can edit`)
+    expect((await callJson(server, 'GET', '/v1/account/current', cookie)).account.name).toBe('Ada Lovelace')
 
     // A mistyped address is a page that says so (it was the API's raw 404 JSON).
     const response = await page.goto(`${server.baseUrl}/sesions`)
