@@ -1,12 +1,13 @@
 // What a new user met on a second pass (issue 15): a work object's due date could not be set, the
 // takeover summary kept showing work as it was before the triage with no hint and no way to bring
-// it up to date, "no external action is recommended" did not say where actions come from, the
+// it up to date (nor said which of its items were still proposals), "no external action is recommended" did not say where actions come from, the
 // projects page was blank before the first project, the memory page of an unknown project was
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
 // tool connected without a credential read "No credential needed · no credential", and a mistyped
 // address showed the API's raw 404 JSON, and nobody could give the name colleagues see.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
 
 test.describe('a new user\'s second pass', () => {
@@ -53,6 +54,38 @@ test.describe('a new user\'s second pass', () => {
     const connection = page.locator('li[data-connection-id]')
     await expect(connection).toContainText('No credential needed · connected')
     await expect(connection).not.toContainText('no credential')
+    await context.close()
+  })
+
+  test('the summary marks proposals; accepting and rejecting them makes it out of date until it is brought up to date', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'proposed')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Planning' })
+    const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+    await socket.waitFor((message) => message.type === 'hello')
+    const lines = ['Good morning everyone.', 'I will send the report to the team by Friday.', 'We decided to move the launch to next week.']
+    lines.forEach((text, index) => socket.send({ type: 'transcript.segment', data: { id: `plan-seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId: 'spk_1' } }))
+    await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+    await socket.close()
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const summary = page.getByRole('region', { name: 'Takeover summary' })
+    await expect(summary.getByRole('listitem')).toHaveCount(2, { timeout: 30_000 })
+    for (const item of await summary.getByRole('listitem').all()) await expect(item).toContainText('· proposed, not accepted yet')
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+
+    const proposals = page.getByRole('region', { name: /Proposals/ })
+    await proposals.getByTestId('work-object').filter({ hasText: 'report' }).getByRole('button', { name: 'Accept' }).click()
+    await expect(page.getByTestId('takeover-outdated')).toBeVisible()
+    await proposals.getByTestId('work-object').filter({ hasText: 'launch' }).getByRole('button', { name: 'Reject' }).click()
+    await expect(proposals).toHaveCount(0)
+    await page.getByRole('button', { name: 'Bring the summary up to date' }).click()
+    await expect(summary.getByRole('listitem')).toHaveCount(1)
+    await expect(summary.getByRole('listitem')).toContainText('report')
+    await expect(summary.getByRole('listitem')).not.toContainText('proposed')
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
     await context.close()
   })
 

@@ -85,8 +85,8 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
 
 /**
  * The summary is pinned to the set as it was (docs/decisions.md, "Takeover summary"): it is out of
- * date once what it shows differs from the work now — an item rejected or gone, a title, owner or
- * due date changed, or work it does not list.
+ * date once what it shows differs from the work now — an item rejected, accepted or gone, a title,
+ * owner or due date changed, or work it does not list.
  */
 function summaryOutdated(set: WorkSetDetail): boolean {
   const summary = set.takeoverState === 'ready' ? set.takeoverSummary : undefined
@@ -97,7 +97,7 @@ function summaryOutdated(set: WorkSetDetail): boolean {
   if (live.some((wo) => !cited.has(wo.id))) return true
   return items.some((item) => {
     const wo = live.find((candidate) => candidate.id === item.workObjectId)
-    return !wo || wo.title !== item.text || (wo.dueDate ?? '') !== (item.dueDate ?? '') || (wo.ownerId ?? '') !== (item.ownerId ?? '')
+    return !wo || wo.title !== item.text || Boolean(item.proposed) !== (wo.proposal?.state === 'pending') || (wo.dueDate ?? '') !== (item.dueDate ?? '') || (wo.ownerId ?? '') !== (item.ownerId ?? '')
   })
 }
 
@@ -114,7 +114,7 @@ function Takeover({ set }: { set: WorkSetDetail }) {
       {summary.blocks.map((block) => (
         <div key={block.type}>
           <h3>{block.title}</h3>
-          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}</li>)}</ul>
+          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
         </div>
       ))}
     </div>
