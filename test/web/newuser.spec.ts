@@ -4,7 +4,8 @@
 // projects page was blank before the first project, the memory page of an unknown project was
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
 // tool connected without a credential read "No credential needed · no credential", and a mistyped
-// address showed the API's raw 404 JSON, and nobody could give the name colleagues see.
+// address showed the API's raw 404 JSON, nobody could give the name colleagues see, and a refused
+// microphone left a session "recording" forever.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -86,6 +87,23 @@ test.describe('a new user\'s second pass', () => {
     await expect(summary.getByRole('listitem')).toContainText('report')
     await expect(summary.getByRole('listitem')).not.toContainText('proposed')
     await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+    await context.close()
+  })
+
+  test('a refused microphone leaves no session behind', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'no-mic')
+    await context.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
+    })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/record`)
+    await page.getByLabel('Title (optional)').fill('Standup')
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByText('The microphone could not be opened. Allow it in the browser and try again.')).toBeVisible()
+    // Before, the session was created first and stayed "recording" with no audio, and the next
+    // attempt was handed that session back (its title and all).
+    expect(await callJson(server, 'GET', '/v1/sessions', cookie)).toEqual([])
     await context.close()
   })
 

@@ -9,7 +9,7 @@ import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
-import { canCaptureSystemAudio, CaptureRefused, startRecording, type Recording } from './recorder.ts'
+import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
 export function RecordPage() {
   const { t } = useI18n()
@@ -44,13 +44,22 @@ export function RecordPage() {
   useEffect(() => () => { void recording.current?.stop() }, [])
 
   const start = () => run(async () => {
-    const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
+    // The inputs first: a refused microphone must not leave a session "recording" forever.
+    let devices: Devices
     try {
-      recording.current = await startRecording(created.id, mode, setRecorded)
+      devices = await openDevices(mode)
     } catch (caught) {
       setError(t(caught instanceof CaptureRefused && caught.what === 'display' ? 'record.displayDenied' : 'record.micDenied'))
       return
     }
+    let created: SessionCreateResult
+    try {
+      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
+    } catch (caught) {
+      devices.close()
+      throw caught
+    }
+    recording.current = startRecording(created.id, devices, setRecorded)
     setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
     invalidate('/v1/sessions')
