@@ -5,7 +5,7 @@
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
 // tool connected without a credential read "No credential needed · no credential", and a mistyped
 // address showed the API's raw 404 JSON, nobody could give the name colleagues see, and a refused
-// microphone left a session "recording" forever.
+// microphone left a session "recording" forever (and starting again silently continued it).
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -93,9 +93,7 @@ test.describe('a new user\'s second pass', () => {
   test('a refused microphone leaves no session behind', async ({ browser }) => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'no-mic')
-    await context.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
-    })
+    await context.addInitScript(`navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))`)
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/record`)
     await page.getByLabel('Title (optional)').fill('Standup')
@@ -104,6 +102,22 @@ test.describe('a new user\'s second pass', () => {
     // Before, the session was created first and stayed "recording" with no audio, and the next
     // attempt was handed that session back (its title and all).
     expect(await callJson(server, 'GET', '/v1/sessions', cookie)).toEqual([])
+    await context.close()
+  })
+
+  test('starting while a meeting of yours is still open says that it continues that one', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'reused')
+    const open = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Left open' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/record`)
+    await page.getByLabel('Title (optional)').fill('Fresh start')
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Left open')
+    await expect(page.getByTestId('reused-session')).toContainText('A meeting of yours was still open')
+    expect((await callJson(server, 'GET', '/v1/sessions', cookie)).map((row: { id: string }) => row.id)).toEqual([open.id])
+    await page.getByRole('button', { name: 'End the meeting' }).click()
+    await expect(page).toHaveURL(new RegExp(`/sessions/${open.id}`), { timeout: 30_000 })
     await context.close()
   })
 

@@ -12,7 +12,7 @@ import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
 import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
 export function RecordPage() {
-  const { t } = useI18n()
+  const { t, dateTime } = useI18n()
   const [mode, setMode] = useState<CaptureMode>('microphone')
   const [title, setTitle] = useState('')
   // The project the meeting belongs to (its memory learns from it); `?project=` comes from a project's page.
@@ -117,6 +117,7 @@ export function RecordPage() {
         <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
           {t('record.chunks', { recorded, pending: upload?.pending ?? 0 })}
         </p>
+        {session.reusedExisting ? <p className="warning" role="status" data-testid="reused-session">{t('record.reused', { time: dateTime(session.startedAt) })}</p> : null}
         {noSystemAudio ? <p className="warning" role="status" data-testid="no-system-audio">{t('record.noSystemAudio')}</p> : null}
         {upload?.offline ? <p className="warning" role="alert">{t('record.offline')}</p> : null}
         <button type="button" className="danger" disabled={busy || ending} onClick={() => void end()}>{t('record.end')}</button>
