@@ -52,8 +52,13 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
     }
     // A browser opening an address nobody serves (a mistyped link) gets the client, which says there
     // is no such page, with a 404; API clients, API paths and files keep the API's 404 problem.
-    app.get('/*', { schema: { hide: true }, config: { access: 'public' } }, (request, reply) =>
-      (wantsPage(request) ? sendIndex(request, reply.code(404)) : sendRouteNotFound(request, reply)))
+    // The first segment is matched by a pattern that leaves API paths and files to the router as
+    // before (a too-long id there stays `not_found`), so only the path's first segment is tested.
+    const unknownPage = (request: FastifyRequest, reply: FastifyReply) =>
+      (wantsPage(request) ? sendIndex(request, reply.code(404)) : sendRouteNotFound(request, reply))
+    for (const url of [`/:page(${PAGE_SEGMENT})`, `/:page(${PAGE_SEGMENT})/*`]) {
+      app.get(url, { schema: { hide: true }, config: { access: 'public' } }, unknownPage)
+    }
     // Content-hashed file names: a changed file gets a new name, so it may be kept for a year.
     app.get('/assets/*', { schema: { hide: true }, config: routeConfig }, (request, reply) => {
       const file = (request.params as { '*': string })['*']
@@ -66,14 +71,14 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
   }
 }
 
-const NOT_PAGES = new Set(['v1', 'api', 'assets', 'docs'])
+/** A first path segment that may be a page: not the API's (`v1`, `api`, `docs`), not `assets`, no file name. */
+const PAGE_SEGMENT = '^(?!(?:v1|api|assets|docs)$)[^.]+$'
 
-/** A browser's navigation to what could be a page: it accepts HTML, and the path is no API path and no file. */
+/** A browser's navigation to what could be a page: it accepts HTML, and the path names no file. */
 function wantsPage(request: FastifyRequest): boolean {
   const accept = request.headers.accept
   if (typeof accept !== 'string' || !accept.includes('text/html')) return false
-  const segments = request.url.split('?')[0]!.split('/').filter(Boolean)
-  return !NOT_PAGES.has(segments[0] ?? '') && !(segments.at(-1) ?? '').includes('.')
+  return !(request.url.split('?')[0]!.split('/').at(-1) ?? '').includes('.')
 }
 
 /**

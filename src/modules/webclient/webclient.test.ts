@@ -77,6 +77,8 @@ eachDatabase('web client serving', (h) => {
       expect(response.json().code, url).toBe('route_not_found')
     }
     expect((await h.anonymous.request('POST', '/nothing-here', { headers: html })).json().code).toBe('route_not_found')
+    // An API path with an id longer than any stays the router's `not_found`, page fallback or not.
+    expect((await h.anonymous.get(`/v1/projects/${'p'.repeat(5000)}`, html)).json().code).toBe('not_found')
   })
 
   it('keeps the first load within 250 KB of compressed JavaScript', () => {
