@@ -15,6 +15,7 @@ import { openDatabase, type Database } from './platform/db/index.ts'
 import { registerGuards } from './platform/http/guards.ts'
 import { registerIdempotency } from './platform/http/idempotency.ts'
 import { registerOpenApi } from './platform/http/openapi.ts'
+import { sendClientError } from './platform/http/client-error.ts'
 import { registerProblemHandlers, sendFrameworkError } from './platform/http/problem.ts'
 import { registerWellFormedInput } from './platform/http/well-formed.ts'
 import { registerJsonBodyParser } from './platform/http/json-body.ts'
@@ -92,6 +93,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     forceCloseConnections: 'idle',
     // A malformed URL (`/v1/%zz`) or an over-long path parameter gets problem+json like every error.
     frameworkErrors: sendFrameworkError,
+    // …and so do Node's refusals before a request exists (headers too large, too slow, not HTTP).
+    clientErrorHandler: sendClientError,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveAuthSecret(config)

@@ -22,8 +22,9 @@ export const ProblemSchema = Type.Object({
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
+  405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Content', 426: 'Upgrade Required', 429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
 }
 
