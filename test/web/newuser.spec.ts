@@ -5,7 +5,9 @@
 // titled "Memory of" with nothing after it, a revision's author was the raw `ai`/`person`, and a
 // tool connected without a credential read "No credential needed · no credential", and a mistyped
 // address showed the API's raw 404 JSON, nobody could give the name colleagues see, and a refused
-// microphone left a session "recording" forever (and starting again silently continued it).
+// microphone left a session "recording" forever (and starting again silently continued it), a
+// webhook's signing secret was refused with a raw regular expression, and one tool's error stayed
+// on the form after choosing another.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -118,6 +120,40 @@ test.describe('a new user\'s second pass', () => {
     expect((await callJson(server, 'GET', '/v1/sessions', cookie)).map((row: { id: string }) => row.id)).toEqual([open.id])
     await page.getByRole('button', { name: 'End the meeting' }).click()
     await expect(page).toHaveURL(new RegExp(`/sessions/${open.id}`), { timeout: 30_000 })
+    await context.close()
+  })
+
+  test('a webhook secret can be generated; a malformed one is caught before sending; another tool clears the last error', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'webhook-secret')
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/integrations`)
+    const form = page.getByRole('form', { name: 'Connect a tool' })
+
+    // OAuth is not configured here: the error is said, and goes when another tool is chosen.
+    await form.getByLabel('Tool', { exact: true }).selectOption({ label: 'GitHub' })
+    await form.getByLabel('How to connect').selectOption({ label: 'Sign in with the provider (OAuth)' })
+    await form.getByRole('button', { name: 'Continue to the provider' }).click()
+    await expect(form.getByRole('alert')).toContainText('This server has no OAuth app for that tool.')
+    await form.getByLabel('Tool', { exact: true }).selectOption({ label: 'Webhook' })
+    await expect(form.getByRole('alert')).toHaveCount(0)
+
+    const secret = form.getByLabel('Signing secret (whsec_…)')
+    await secret.fill('mysecret')
+    await form.getByLabel('Webhook URL').fill('https://example.com/hook')
+    let posted = 0
+    page.on('request', (request) => { if (request.method() === 'POST' && request.url().includes('/connections/credential')) posted += 1 })
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(secret).toHaveJSProperty('validity.patternMismatch', true)
+    expect(posted).toBe(0)
+    await expect(form.getByText('The receiver checks each delivery with the same secret')).toBeVisible()
+    await form.getByRole('button', { name: 'Generate a secret' }).click()
+    await expect(secret).toHaveAttribute('type', 'text')
+    expect(await secret.inputValue()).toMatch(/^whsec_[A-Za-z0-9+/=]{24,}$/)
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(form.getByTestId('connection-created')).toHaveText('Webhook is connected.')
+    await expectAccessible(page, 'integrations with a generated secret')
     await context.close()
   })
 
