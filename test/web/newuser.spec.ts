@@ -7,7 +7,8 @@
 // address showed the API's raw 404 JSON, nobody could give the name colleagues see, and a refused
 // microphone left a session "recording" forever (and starting again silently continued it), a
 // webhook's signing secret was refused with a raw regular expression, and one tool's error stayed
-// on the form after choosing another.
+// on the form after choosing another, and an archived project still offered to record into it (the
+// record page then showed "No project" but sent the archived project).
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -154,6 +155,27 @@ test.describe('a new user\'s second pass', () => {
     await form.getByRole('button', { name: 'Connect', exact: true }).click()
     await expect(form.getByTestId('connection-created')).toHaveText('Webhook is connected.')
     await expectAccessible(page, 'integrations with a generated secret')
+    await context.close()
+  })
+
+  test('an archived project offers no recording, and an old link to record into it records into no project', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'archived')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Old launch' })
+    await callJson(server, 'PATCH', `/v1/projects/${project.id}`, cookie, { status: 'archived' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(page.getByRole('link', { name: 'Project memory' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Record a meeting in this project' })).toHaveCount(0)
+    // The page said "No project" but sent the archived project's id.
+    await page.goto(`${server.baseUrl}/record?project=${project.id}`)
+    await expect(page.getByLabel('Project (optional)')).toHaveValue('')
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByTestId('chunk-status')).toBeVisible()
+    const [session] = await callJson(server, 'GET', '/v1/sessions', cookie)
+    expect(session.projectId).toBeUndefined()
+    await page.getByRole('button', { name: 'End the meeting' }).click()
+    await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
     await context.close()
   })
 

@@ -31,6 +31,11 @@ export function RecordPage() {
   const systemAudio = canCaptureSystemAudio()
 
   useEffect(() => onUploadState(setUpload), [])
+  // `?project=` of a project that is not active (archived, gone): the list cannot show it, so it is
+  // not sent either — what the page shows is what the meeting gets.
+  useEffect(() => {
+    if (projects.data && projectId && !projects.data.some((project) => project.id === projectId)) setProjectId('')
+  }, [projects.data, projectId])
   useEffect(() => {
     if (!session) return
     let frame = 0

@@ -70,7 +70,7 @@ export function ProjectPage({ id }: { id: string }) {
       {project.objective ? <p>{project.objective}</p> : null}
       {project.status === 'archived' ? <p className="muted">{t('projects.archived')}</p> : null}
       <p className="row">
-        <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link>
+        {project.status === 'active' ? <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link> : null}
         <Link href={`/projects/${id}/memory`}>{t('projects.memory')}</Link>
       </p>
       <div className="row">
