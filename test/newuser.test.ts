@@ -23,7 +23,10 @@ eachDatabase('defects a new user met', (h) => {
   describe('JSON routes take JSON only: a form-encoded body → 415 unsupported_media_type', () => {
     it('POST /v1/search/answer and POST /v1/projects refuse a form and create nothing', async () => {
       expectProblem(await owner.request('POST', '/v1/search/answer', { payload: 'query=hello', headers: FORM }), 415, 'unsupported_media_type')
-      expectProblem(await owner.request('POST', '/v1/projects', { payload: 'name=Formed', headers: FORM }), 415, 'unsupported_media_type')
+      const refused = await owner.request('POST', '/v1/projects', { payload: 'name=Formed', headers: FORM })
+      expectProblem(refused, 415, 'unsupported_media_type')
+      // The detail says what was sent and what to send (it was "Unsupported Media Type").
+      expect(refused.json().detail).toBe('This route does not take a body of type application/x-www-form-urlencoded; send JSON with Content-Type: application/json.')
       const projects = (await owner.get('/v1/projects')).json()
       expect(JSON.stringify(projects)).not.toContain('Formed')
       expect((await owner.post('/v1/search/answer', { query: 'hello' })).statusCode).toBe(200)

@@ -54,7 +54,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 
 export function registerProblemHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toAppError(error)
+    const problem = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? unsupportedMediaType(request) : toAppError(error)
     if (problem.statusCode >= 500) request.log.error({ err: error }, 'request failed')
     return sendProblem(request, reply, problem)
   })
@@ -75,6 +75,13 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
 
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
   return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+}
+
+/** A body of a type the route takes no parser for: names the type sent, and JSON when the route takes JSON. */
+function unsupportedMediaType(request: FastifyRequest): AppError {
+  const sent = request.headers['content-type']?.split(';')[0]?.trim()
+  const takesJson = Boolean(request.routeOptions.schema?.body)
+  return new AppError('unsupported_media_type', `This route does not take ${sent ? `a body of type ${sent}` : 'a body without a Content-Type'}${takesJson ? '; send JSON with Content-Type: application/json' : ''}.`)
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
