@@ -8,11 +8,12 @@
 // microphone left a session "recording" forever (and starting again silently continued it), a
 // webhook's signing secret was refused with a raw regular expression, and one tool's error stayed
 // on the form after choosing another, and an archived project still offered to record into it (the
-// record page then showed "No project" but sent the archived project).
+// record page then showed "No project" but sent the archived project), and an invitation opened
+// while signed in as someone else offered "Join", which could only be refused.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+import { expectAccessible, serveWithMail, uniqueEmail, workspaceContext } from './helpers.ts'
 
 test.describe('a new user\'s second pass', () => {
   const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
@@ -176,6 +177,22 @@ test.describe('a new user\'s second pass', () => {
     expect(session.projectId).toBeUndefined()
     await page.getByRole('button', { name: 'End the meeting' }).click()
     await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
+    await context.close()
+  })
+
+  test('an invitation opened while signed in as someone else says so and offers to sign out', async ({ browser }) => {
+    const { server } = served
+    const { context: ownerContext, cookie } = await workspaceContext(browser, served, 'inviter')
+    const invited = uniqueEmail('invited')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', cookie, { email: invited })
+    await ownerContext.close()
+    const { context } = await workspaceContext(browser, served, 'bystander')
+    const page = await context.newPage()
+    await page.goto(invitation.inviteURL)
+    await expect(page.getByTestId('invite-other-account')).toContainText(`but this invitation is for ${invited}`)
+    await expect(page.getByRole('button', { name: /^Join/ })).toHaveCount(0)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.getByText(`Sign in as ${invited} to join.`)).toBeVisible()
     await context.close()
   })
 
