@@ -79,6 +79,10 @@ test.describe('a new user\'s second pass', () => {
     const summary = page.getByRole('region', { name: 'Takeover summary' })
     await expect(summary.getByRole('listitem')).toHaveCount(2, { timeout: 30_000 })
     for (const item of await summary.getByRole('listitem').all()) await expect(item).toContainText('· proposed, not accepted yet')
+    // One match is "1 matching segment" (it said "1 matching segments").
+    await page.getByLabel('Search the transcript').fill('report')
+    await expect(page.getByText('1 matching segment', { exact: true })).toBeVisible()
+    await page.getByLabel('Search the transcript').fill('')
     await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
 
     const proposals = page.getByRole('region', { name: /Proposals/ })
