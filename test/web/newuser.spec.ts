@@ -163,12 +163,17 @@ test.describe('a new user\'s second pass', () => {
     await context.close()
   })
 
-  test('an archived project offers no recording, and an old link to record into it records into no project', async ({ browser }) => {
+  test('an archived project offers no recording, an old link to record into it records into no project, its sessions name it', async ({ browser }) => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'archived')
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Old launch' })
+    const earlier = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Kickoff', projectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${earlier.id}/end`, cookie, {})
     await callJson(server, 'PATCH', `/v1/projects/${project.id}`, cookie, { status: 'archived' })
     const page = await context.newPage()
+    // A session of the archived project names it (the select showed the project's id).
+    await page.goto(`${server.baseUrl}/sessions/${earlier.id}`)
+    await expect(page.getByLabel('Project', { exact: true }).locator('option:checked')).toHaveText('Old launch (Archived)')
     await page.goto(`${server.baseUrl}/projects/${project.id}`)
     await expect(page.getByRole('link', { name: 'Project memory' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Record a meeting in this project' })).toHaveCount(0)
@@ -177,7 +182,7 @@ test.describe('a new user\'s second pass', () => {
     await expect(page.getByLabel('Project (optional)')).toHaveValue('')
     await page.getByRole('button', { name: 'Start recording' }).click()
     await expect(page.getByTestId('chunk-status')).toBeVisible()
-    const [session] = await callJson(server, 'GET', '/v1/sessions', cookie)
+    const session = (await callJson(server, 'GET', '/v1/sessions', cookie)).find((row: { id: string }) => row.id !== earlier.id)
     expect(session.projectId).toBeUndefined()
     await page.getByRole('button', { name: 'End the meeting' }).click()
     await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
