@@ -1,7 +1,6 @@
 // buildApp(config) wires the platform and the modules into one Fastify instance. It never listens:
 // main.ts does, and tests use inject() or listen on port 0.
 import { AjvCompiler } from '@fastify/ajv-compiler'
-import formbody from '@fastify/formbody'
 import websocket from '@fastify/websocket'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -16,6 +15,7 @@ import { openDatabase, type Database } from './platform/db/index.ts'
 import { registerGuards } from './platform/http/guards.ts'
 import { registerIdempotency } from './platform/http/idempotency.ts'
 import { registerOpenApi } from './platform/http/openapi.ts'
+import { sendClientError } from './platform/http/client-error.ts'
 import { registerProblemHandlers, sendFrameworkError } from './platform/http/problem.ts'
 import { registerWellFormedInput } from './platform/http/well-formed.ts'
 import { registerJsonBodyParser } from './platform/http/json-body.ts'
@@ -93,6 +93,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     forceCloseConnections: 'idle',
     // A malformed URL (`/v1/%zz`) or an over-long path parameter gets problem+json like every error.
     frameworkErrors: sendFrameworkError,
+    // …and so do Node's refusals before a request exists (headers too large, too slow, not HTTP).
+    clientErrorHandler: sendClientError,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveAuthSecret(config)
@@ -145,10 +147,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await registerRateLimit(app, config)
   registerGuards(app, { auth, db: database.db, config, secret, ports: deps.ports, accessCaches: deps.accessCaches })
   registerIdempotency(app, database)
-  await app.register(formbody)
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } })
 
-  mountAuth(app, auth, config)
+  await mountAuth(app, auth, config)
   await app.register(systemModule(deps))
   await app.register(assetsModule(deps))
   await app.register(accountModule(deps))

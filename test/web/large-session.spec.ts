@@ -42,7 +42,7 @@ test.describe('a large session', () => {
     await page.evaluate('window.scrollTo(0, document.body.scrollHeight)')
     await expect(page.getByRole('heading', { name: `Follow-up ${WORK_OBJECTS - 1}`, exact: true })).toBeVisible()
     await page.getByLabel('Search the transcript').fill('number 999 ')
-    await expect(page.getByText('1 matching segments')).toBeVisible()
+    await expect(page.getByText('1 matching segment', { exact: true })).toBeVisible()
     await expectAccessible(page, 'a large session')
     // A segment opened from search or memory (?segment=) is scrolled to and highlighted.
     let segments: { id: string; text: string }[] = []

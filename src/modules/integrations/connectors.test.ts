@@ -108,6 +108,22 @@ eachDatabase('connectors and guards', (h) => {
     expect(execution).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringContaining('400') })
   })
 
+  it('says why a receiver could not be reached (fetch only says "fetch failed")', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const { projectId, connection } = await connect(team.editor, {
+      service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: `http://127.0.0.1:${port}/gone` },
+    })
+    const prepared = (await team.editor.post('/v1/integrations/actions/prepare', { projectId, connectionId: connection.id, actionId: 'webhook.send', input: { type: 'confer.test', data: {} } })).json()
+    const token = (await team.editor.post(`/v1/actions/${prepared.id}/approve`, { expectedPayloadHash: prepared.payloadHash })).json().approvalToken
+    const executionId = (await team.editor.post(`/v1/actions/${prepared.id}/execute`, { approvalToken: token })).json().receipt.executionId
+    await h.app.deps.jobs.drain()
+    const execution = (await team.editor.get(`/v1/executions/${executionId}`)).json()
+    expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe(`webhook: could not reach 127.0.0.1:${port}: ECONNREFUSED`)
+  })
+
   it('recommends a channel message for a decision when the project has a webhook', async () => {
     const { projectId, connection } = await connect(team.owner, {
       service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: `${receiverUrl}/decisions` },

@@ -63,6 +63,11 @@ eachDatabase('notifications', (h) => {
     expect((await viewer.patch('/v1/collaboration/notifications', { all: true })).json()).toEqual({ updated: 2, unreadCount: 0 })
     // The owner's notification about the viewer joining stays in the owner's list only.
     expect((await owner.get('/v1/collaboration/notifications')).json().notifications.map((item: { kind: string }) => item.kind)).toEqual(['invitation.accepted'])
+    // A nameless actor is named by their email (the web client said "Nobody joined the workspace.").
+    const viewerEmail = (await viewer.get('/v1/account/current')).json().account.email
+    expect((await owner.get('/v1/collaboration/notifications')).json().notifications[0].actor).toEqual({ accountId: viewer.accountId, name: viewerEmail })
+    await viewer.patch('/v1/account/profile', { name: 'Vera Viewer' })
+    expect((await owner.get('/v1/collaboration/notifications')).json().notifications[0].actor.name).toBe('Vera Viewer')
 
     const elsewhere = await h.member()
     await notify(h.app.deps.events, h.database.db, { workspaceId: elsewhere.workspaceId, recipientAccountId: owner.accountId, kind: 'other.workspace', data: {} })

@@ -13,7 +13,8 @@ export function listNotifications(db: Executor, scope: { workspaceId: string; ac
 }): Promise<NotificationRow[]> {
   let query = db.selectFrom('notifications as n')
     .leftJoin('auth_user as u', 'u.id', 'n.actor_account_id')
-    .selectAll('n').select('u.name as actor_name')
+    // The actor as colleagues see them: their name, else their email.
+    .selectAll('n').select(sql<string | null>`coalesce(nullif(u.name, ''), u.email)`.as('actor_name'))
     .where('n.recipient_account_id', '=', scope.accountId).where('n.workspace_id', '=', scope.workspaceId)
   if (filter.unreadOnly) query = query.where('n.read_at', 'is', null)
   if (filter.beforeId !== undefined) query = query.where('n.id', '<', filter.beforeId)
@@ -39,6 +40,6 @@ export async function markRead(db: Executor, scope: { workspaceId: string; accou
 }
 
 export async function accountName(db: Executor, accountId: string): Promise<string | null> {
-  const row = await db.selectFrom('auth_user').select('name').where('id', '=', accountId).executeTakeFirst()
-  return row?.name ?? null
+  const row = await db.selectFrom('auth_user').select(['name', 'email']).where('id', '=', accountId).executeTakeFirst()
+  return row ? row.name || row.email : null
 }

@@ -43,6 +43,8 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
       ;({ workspace_id: workspaceId, account_id: accountId, id: sessionId } = grant)
     } else {
       const runner = await service.activeRunner(deps, token)
+      // To register, the bearer is meant to be a grant: an unknown one is a bad grant, not a revoked runner.
+      if (!runner && accepts === 'grant') throw new AppError('invalid_registration_grant', 'This registration grant is unknown, used or expired; create a new one.')
       if (!runner) throw new AppError('invalid_runner_token', 'This runner token is unknown or its runner was revoked; pair the runner again.')
       runners.set(request, runner)
       ;({ workspace_id: workspaceId, account_id: accountId, id: sessionId } = runner)

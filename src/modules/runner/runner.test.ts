@@ -79,7 +79,10 @@ eachDatabase('local runner', (h) => {
       expect(unknownKind.statusCode).toBe(400)
       expect((await owner.post('/v1/local-runner/registration-grants', { expiresInSeconds: 5 })).statusCode).toBe(400)
       const forged = await h.app.inject({ method: 'POST', url: '/v1/local-runner/registrations', headers: { authorization: 'Bearer crg_forged' }, payload: {} })
-      expect(forged.statusCode).toBe(401)
+      expect([forged.statusCode, forged.json().code]).toEqual([401, 'invalid_registration_grant'])
+      // A mistyped grant (no `crg_` prefix) is a bad grant too, not a revoked runner's token.
+      const mistyped = await h.app.inject({ method: 'POST', url: '/v1/local-runner/registrations', headers: { authorization: 'Bearer bogus' }, payload: {} })
+      expect([mistyped.statusCode, mistyped.json().code]).toEqual([401, 'invalid_registration_grant'])
       expect((await viewer.post('/v1/local-runner/registration-grants', {})).json().code).toBe('forbidden')
       expect((await h.anonymous.post('/v1/local-runner/registration-grants', {})).statusCode).toBe(401)
     })

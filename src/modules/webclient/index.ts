@@ -1,8 +1,8 @@
 // Web client: serves the browser app built from web/ (web/dist, made by `npm run build:web`) on
 // the web origin — its hashed assets (cached for a year, served pre-compressed as Brotli or gzip)
 // and index.html for the pages the client routes itself (`/`, `/share/{token}`, `/invite/{token}`,
-// `/sessions/…`, …). Exports nothing for other modules. Without a build it serves nothing, and
-// those paths answer the API's 404 problem.
+// `/sessions/…`, …), and for a browser's navigation to an unknown page, with a 404. Exports nothing
+// for other modules. Without a build it serves nothing, and those paths answer the API's 404 problem.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import { readCookie } from '../../platform/auth/actor.ts'
 import { sessionCookieName } from '../../platform/auth/auth.ts'
 import { signInProviders } from '../../platform/auth/providers.ts'
 import type { AppDeps } from '../../platform/deps.ts'
+import { sendRouteNotFound } from '../../platform/http/problem.ts'
 import { mailDelivery, withClientConfig } from './client-config.ts'
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
@@ -49,6 +50,15 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
       app.get(`/${segment}`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
       app.get(`/${segment}/*`, { schema: { hide: true }, config: routeConfig }, (request, reply) => sendIndex(request, reply))
     }
+    // A browser opening an address nobody serves (a mistyped link) gets the client, which says there
+    // is no such page, with a 404; API clients, API paths and files keep the API's 404 problem.
+    // The first segment is matched by a pattern that leaves API paths and files to the router as
+    // before (a too-long id there stays `not_found`), so only the path's first segment is tested.
+    const unknownPage = (request: FastifyRequest, reply: FastifyReply) =>
+      (wantsPage(request) ? sendIndex(request, reply.code(404)) : sendRouteNotFound(request, reply))
+    for (const url of [`/:page(${PAGE_SEGMENT})`, `/:page(${PAGE_SEGMENT})/*`]) {
+      app.get(url, { schema: { hide: true }, config: { access: 'public' } }, unknownPage)
+    }
     // Content-hashed file names: a changed file gets a new name, so it may be kept for a year.
     app.get('/assets/*', { schema: { hide: true }, config: routeConfig }, (request, reply) => {
       const file = (request.params as { '*': string })['*']
@@ -59,6 +69,16 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
         reply.sendFile(file, root, { maxAge: '1d' }))
     }
   }
+}
+
+/** A first path segment that may be a page: not the API's (`v1`, `api`, `docs`), not `assets`, no file name. */
+const PAGE_SEGMENT = '^(?!(?:v1|api|assets|docs)$)[^.]+$'
+
+/** A browser's navigation to what could be a page: it accepts HTML, and the path names no file. */
+function wantsPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept
+  if (typeof accept !== 'string' || !accept.includes('text/html')) return false
+  return !(request.url.split('?')[0]!.split('/').at(-1) ?? '').includes('.')
 }
 
 /**

@@ -1,5 +1,6 @@
 // The web client as the server serves it: index.html for the client's pages (never cached), the
-// hashed assets cached for a year and sent pre-compressed, the API's 404s untouched, and the
+// hashed assets cached for a year and sent pre-compressed, the API's 404s untouched (a browser's
+// navigation to an unknown page gets the client with a 404), and the
 // first load's JavaScript within its 250 KB (compressed) budget.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
@@ -59,6 +60,25 @@ eachDatabase('web client serving', (h) => {
     expect(problem.headers['content-type']).toContain('application/problem+json')
     const openapi = (await h.anonymous.get('/v1/openapi.json')).json() as { paths: Record<string, unknown> }
     expect(Object.keys(openapi.paths).filter((item) => !item.startsWith('/v1/') && item !== '/healthz')).toEqual([])
+  })
+
+  it('answers a browser\'s navigation to an unknown page with the client and 404; API paths and files stay problems', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+    for (const url of ['/nothing-here', '/sesions/ses_1', '/projects-old/x?y=1']) {
+      const response = await h.anonymous.get(url, html)
+      expect(response.statusCode, url).toBe(404)
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/)
+      expect(response.body, url).toContain('<div id="root"></div>')
+    }
+    for (const url of ['/v1/nothing-here', '/api/v1/nothing-here', '/assets/missing.js', '/robots.txt', '/nothing-here']) {
+      const response = await h.anonymous.get(url, url === '/nothing-here' ? { accept: 'application/json' } : html)
+      expect(response.statusCode, url).toBe(404)
+      expect(response.headers['content-type'], url).toContain('application/problem+json')
+      expect(response.json().code, url).toBe('route_not_found')
+    }
+    expect((await h.anonymous.request('POST', '/nothing-here', { headers: html })).json().code).toBe('route_not_found')
+    // An API path with an id longer than any stays the router's `not_found`, page fallback or not.
+    expect((await h.anonymous.get(`/v1/projects/${'p'.repeat(5000)}`, html)).json().code).toBe('not_found')
   })
 
   it('keeps the first load within 250 KB of compressed JavaScript', () => {

@@ -172,6 +172,24 @@ eachDatabase('work objects', (h) => {
         .toEqual(['created:', 'edited:title', 'edited:summary', 'edited:summary'])
     })
 
+    it('sets, keeps and clears the due date beside the content; a date alone makes no revision', async () => {
+      const object = await capture(owner, session.id, { title: 'Send the report' })
+      const patch = (body: object) => editor.patch(`/v1/workobjects/${object.id}`, { expectedRevisionHash: object.revisionHash, content: { title: 'Send the report' }, ...body })
+      const dated = await patch({ dueDate: '2026-12-04' })
+      expect(dated.statusCode, dated.body).toBe(200)
+      expect(dated.json()).toMatchObject({ dueDate: '2026-12-04', revisionId: object.revisionId, revisionNumber: 1 })
+      expect((await owner.get(`/v1/workobjects/${object.id}`)).json().dueDate).toBe('2026-12-04')
+      expect((await patch({})).json().dueDate).toBe('2026-12-04')
+      const cleared = await patch({ dueDate: null })
+      expect(cleared.json().dueDate).toBeUndefined()
+      const bad = await patch({ dueDate: 'next Friday' })
+      expect([bad.statusCode, bad.json().code, bad.json().errors?.[0]?.field]).toEqual([400, 'validation_failed', 'dueDate'])
+      expect((await viewer.patch(`/v1/workobjects/${object.id}`, { expectedRevisionHash: object.revisionHash, content: { title: 'x' }, dueDate: '2026-12-05' })).statusCode).toBe(403)
+      const activity = (await viewer.get(`/v1/workobjects/${object.id}/activity`)).json()
+      expect(activity.filter((entry: { field?: string }) => entry.field === 'dueDate').map((entry: { oldValue?: string; newValue?: string }) => [entry.oldValue ?? null, entry.newValue ?? null]))
+        .toEqual([[null, '2026-12-04'], ['2026-12-04', null]])
+    })
+
     it('lets exactly one of two simultaneous edits with the same expected hash win', async () => {
       const object = await capture(owner, session.id, { title: 'Race' })
       const [a, b] = await Promise.all([

@@ -63,6 +63,14 @@ eachDatabase('reviews', (h) => {
       expect((await request(stranger, object)).statusCode).toBe(404)
     })
 
+    it('tells whoever requested the review the verdict, also when the object has no owner', async () => {
+      const object = await capture(doer, sessionId)
+      const assigned = (await admin.post(`/v1/reviews/${object.reviewId}/assignment`, { action: 'assign', userId: reviewer.accountId })).json().workObject
+      expect((await request(admin, assigned)).statusCode).toBe(200)
+      expect((await decide(reviewer, object.reviewId, assigned.revisionId, 'approved')).statusCode).toBe(200)
+      expect((await notificationsOf(h, admin.accountId)).filter((n) => n.subjectId === object.id).map((n) => n.kind)).toEqual(['review.decided'])
+    })
+
     it('needs a designated reviewer first', async () => {
       const object = await capture(doer, sessionId)
       await doer.post(`/v1/workobjects/${object.id}/assignment`, { action: 'claim' })

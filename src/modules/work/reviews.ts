@@ -157,6 +157,8 @@ export async function decideReview(deps: AppDeps, caller: Caller, reviewId: stri
       ],
       notify: [
         { accountId: object.owner_account_id, kind: 'review.decided', data: { reviewId: review.id, decision: input.decision } },
+        // Whoever asked for the review hears the verdict too (an object without an owner told nobody).
+        { accountId: review.requested_by, kind: 'review.decided', data: { reviewId: review.id, decision: input.decision } },
         ...(isManager(caller.membership) ? [{ accountId: review.reviewer_account_id, kind: 'review.decided', data: { reviewId: review.id, decision: input.decision } }] : []),
       ],
     })

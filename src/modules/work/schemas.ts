@@ -176,6 +176,9 @@ export type CreateWorkObjectInput = Static<typeof CreateWorkObjectBody>
 export const EditWorkObjectBody = Type.Object({
   expectedRevisionHash: Type.String({ minLength: 1, maxLength: 128 }),
   content: Type.Object({ title: Title, summary: Type.Optional(Type.Union([Summary, Type.Null()])) }, { additionalProperties: false }),
+  dueDate: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'By when (local date, YYYY-MM-DD); null clears it, absent keeps it. Not part of the content: changing only the date makes no revision.',
+  })),
 }, { additionalProperties: false })
 export type EditWorkObjectInput = Static<typeof EditWorkObjectBody>
 

@@ -193,28 +193,33 @@ export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId
     const current = await lockObjectOf(deps, trx, caller, workObjectId)
     refuseWhileProposed(current)
     if (input.expectedRevisionHash !== current.revision_hash) throw staleRevision(current)
-    if (hash === current.revision_hash) return current
-    const number = await repo.nextRevisionNumber(trx, current.id)
-    const revisionId = newId('rev')
+    const dueDate = input.dueDate === undefined ? current.due_date : input.dueDate
+    const contentChanged = hash !== current.revision_hash
+    if (!contentChanged && dueDate === current.due_date) return current
     const now = nowIso()
-    const revision: repo.RevisionRow = {
-      id: revisionId, work_object_id: current.id, work_set_id: current.work_set_id, number, hash, title: content.title, summary: content.summary,
-      author_kind: 'person', author_account_id: caller.actor.accountId, base_revision_id: current.current_revision_id,
-      proposal_state: null, confidence: null, created_at: now,
+    let revision: repo.RevisionRow | undefined
+    if (contentChanged) {
+      const number = await repo.nextRevisionNumber(trx, current.id)
+      revision = {
+        id: newId('rev'), work_object_id: current.id, work_set_id: current.work_set_id, number, hash, title: content.title, summary: content.summary,
+        author_kind: 'person', author_account_id: caller.actor.accountId, base_revision_id: current.current_revision_id,
+        proposal_state: null, confidence: null, created_at: now,
+      }
+      await repo.insertRevision(trx, revision)
     }
-    await repo.insertRevision(trx, revision)
     const updated = await repo.updateObject(trx, current.id, {
-      title: content.title, summary: content.summary, current_revision_id: revisionId, revision_hash: hash, revision_number: number,
-      updated_at: nextTimestamp(current.updated_at),
+      ...(revision ? { title: content.title, summary: content.summary, current_revision_id: revision.id, revision_hash: hash, revision_number: revision.number } : {}),
+      due_date: dueDate, updated_at: nextTimestamp(current.updated_at),
     })
     await recordChange(deps, trx, {
       object: updated, actorId: caller.actor.accountId, event: 'workobject.updated',
-      data: { revision: present.presentRevision(revision) },
+      data: revision ? { revision: present.presentRevision(revision) } : {},
       activity: [
-        ...(content.title !== current.title ? [{ verb: 'edited', field: 'title', oldValue: current.title, newValue: content.title }] : []),
-        ...(content.summary !== current.summary ? [{ verb: 'edited', field: 'summary', oldValue: current.summary, newValue: content.summary }] : []),
+        ...(revision && content.title !== current.title ? [{ verb: 'edited', field: 'title', oldValue: current.title, newValue: content.title }] : []),
+        ...(revision && content.summary !== current.summary ? [{ verb: 'edited', field: 'summary', oldValue: current.summary, newValue: content.summary }] : []),
+        ...(dueDate !== current.due_date ? [{ verb: 'edited', field: 'dueDate', oldValue: current.due_date, newValue: dueDate }] : []),
       ],
-      notify: [{ accountId: updated.owner_account_id, kind: 'workobject.updated', data: { revisionId } }],
+      notify: [{ accountId: updated.owner_account_id, kind: 'workobject.updated', data: { revisionId: updated.current_revision_id } }],
     })
     return updated
   })

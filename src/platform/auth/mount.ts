@@ -2,13 +2,21 @@
 // Response is copied back (every Set-Cookie kept). Hidden from the OpenAPI document. An error
 // answer becomes problem+json like every other error of the API: better-auth's `code`
 // (INVALID_OTP …) lowercased, its message as `detail` (docs/errors.md).
+import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
 import { PROBLEM_CONTENT_TYPE, problemTitle } from '../http/problem.ts'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type Auth } from './auth.ts'
 import { signInProviders } from './providers.ts'
 
-export function mountAuth(app: FastifyInstance, auth: Auth, config: Config) {
+export async function mountAuth(app: FastifyInstance, auth: Auth, config: Config) {
+  await app.register(async (scope) => authRoutes(scope, auth, config))
+}
+
+// Form-encoded bodies (an identity provider's `form_post` callback) are parsed here only: the
+// scope is encapsulated, so every other route takes JSON and refuses a form with 415.
+async function authRoutes(app: FastifyInstance, auth: Auth, config: Config) {
+  await app.register(formbody)
   // The configured external identity providers (providers.ts); public, the same for everyone.
   const providers = { providers: signInProviders(config) }
   app.get(`${AUTH_BASE_PATH}/providers`, { schema: { hide: true }, config: { access: 'public' } }, async (_request, reply) =>

@@ -23,8 +23,9 @@ export const ProblemSchema = Type.Object({
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
+  405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Content', 426: 'Upgrade Required', 429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
 }
 
@@ -54,7 +55,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 
 export function registerProblemHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toAppError(error)
+    const problem = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? unsupportedMediaType(request) : toAppError(error)
     if (problem.statusCode >= 500) request.log.error({ err: error }, 'request failed')
     else if (isRetryable(error)) request.log.warn({ code: (error as { code?: string }).code }, 'transaction rolled back by a concurrent change')
     return sendProblem(request, reply, problem)
@@ -76,6 +77,13 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
 
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
   return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+}
+
+/** A body of a type the route takes no parser for: names the type sent, and JSON when the route takes JSON. */
+function unsupportedMediaType(request: FastifyRequest): AppError {
+  const sent = request.headers['content-type']?.split(';')[0]?.trim()
+  const takesJson = Boolean(request.routeOptions.schema?.body)
+  return new AppError('unsupported_media_type', `This route does not take ${sent ? `a body of type ${sent}` : 'a body without a Content-Type'}${takesJson ? '; send JSON with Content-Type: application/json' : ''}.`)
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

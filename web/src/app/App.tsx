@@ -3,7 +3,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { clearCache, invalidate, peek, signedOut } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
-import { ErrorLine, Link, Loading } from '../lib/ui.tsx'
+import { ErrorLine, Link, Loading, PageTitle } from '../lib/ui.tsx'
 import { SignIn } from '../features/auth/SignIn.tsx'
 import { Welcome } from '../features/auth/Welcome.tsx'
 import { CURRENT, signOut, useCurrentAccount } from '../features/auth/api.ts'
@@ -83,8 +83,20 @@ function Page({ path }: { path: string }) {
     case '/integrations': return <IntegrationsPage />
     case '/memory': return <MemoryHome />
     case '/voice': return <VoicePage />
-    default: return <SessionsPage />
+    case '/': case '/sessions': case '/signin': case '/welcome': return <SessionsPage />
+    default: return <NoSuchPage />
   }
+}
+
+/** An address the client has no page for (a mistyped or outdated link). */
+function NoSuchPage() {
+  const { t } = useI18n()
+  return (
+    <section>
+      <PageTitle title={t('app.noSuchPage')}>{t('app.noSuchPage')}</PageTitle>
+      <p>{t('app.noSuchPageHint')} <Link href="/">{t('nav.sessions')}</Link></p>
+    </section>
+  )
 }
 
 function Frame({ children, nav }: { children: React.ReactNode; nav?: boolean }) {

@@ -23,6 +23,7 @@ export type Account = Static<typeof account.AccountRecord>
 export type Workspace = Static<typeof account.WorkspaceRecord>
 export type Membership = Static<typeof account.MembershipRecord>
 export type BootstrapInput = Static<typeof account.BootstrapRequest>
+export type ProfileInput = account.ProfileInput
 export type BootstrapResult = Resolve<Static<typeof account.BootstrapResponse>, { account: Account; workspace: Workspace; membership: Membership }>
 export type CurrentAccount = Resolve<Static<typeof account.CurrentAccountResponse>, { account: Account; workspace?: Workspace; membership?: Membership }>
 

@@ -41,7 +41,9 @@ export const webhookConnector: Connector = {
         },
       })
     } catch (error) {
-      throw providerError(undefined, `webhook: ${(error as Error).message}`)
+      // fetch says only "fetch failed"; why (refused, unknown host, timeout) is its cause's code.
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code
+      throw providerError(undefined, `webhook: could not reach ${new URL(url).host}: ${typeof cause === 'string' ? cause : (error as Error).message}`)
     }
     if (!response.ok) throw providerError(response.status, `webhook: the receiver answered ${response.status}`, response.headers.get('retry-after'))
     return { externalId: actionRowId, summary: `Delivered to ${new URL(url).host} (${response.status})`, status: response.status }

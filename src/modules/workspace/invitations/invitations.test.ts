@@ -83,6 +83,12 @@ eachDatabase('workspace invitations', (h) => {
       expiresAt: invitation.expiresAt, projectId: project.id, projectName: 'Launch', inviterName: 'Grace Hopper',
     })
 
+    // An inviter without a name is named by their email, as in the invitation mail (the page said "— invited …").
+    const nameless = await h.member()
+    const plain = await invite(nameless, { email: h.uniqueEmail('plain') })
+    const current = (await nameless.get('/v1/account/current')).json()
+    expect((await h.anonymous.post(`/v1/invitations/${plain.token}/login-intent`)).json().inviterName).toBe(current.account.email)
+
     const wrong = await h.signIn()
     const mismatch = await wrong.post(`/v1/invitations/${token}/accept`)
     expect(mismatch.statusCode).toBe(403)

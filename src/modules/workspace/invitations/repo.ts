@@ -46,5 +46,8 @@ export async function claimInvitation(db: Executor, invitationId: string, accoun
   return Number(result.numUpdatedRows) === 1
 }
 
-export const findAccountName = async (db: Executor, accountId: string) =>
-  (await db.selectFrom('auth_user').select('name').where('id', '=', accountId).executeTakeFirst())?.name
+/** The inviter as the invitation mail names them: their name, else their email. */
+export const findAccountName = async (db: Executor, accountId: string) => {
+  const row = await db.selectFrom('auth_user').select(['name', 'email']).where('id', '=', accountId).executeTakeFirst()
+  return row ? row.name || row.email : undefined
+}

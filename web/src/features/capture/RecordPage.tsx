@@ -9,10 +9,10 @@ import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
-import { canCaptureSystemAudio, CaptureRefused, startRecording, type Recording } from './recorder.ts'
+import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
 export function RecordPage() {
-  const { t } = useI18n()
+  const { t, dateTime } = useI18n()
   const [mode, setMode] = useState<CaptureMode>('microphone')
   const [title, setTitle] = useState('')
   // The project the meeting belongs to (its memory learns from it); `?project=` comes from a project's page.
@@ -31,6 +31,11 @@ export function RecordPage() {
   const systemAudio = canCaptureSystemAudio()
 
   useEffect(() => onUploadState(setUpload), [])
+  // `?project=` of a project that is not active (archived, gone): the list cannot show it, so it is
+  // not sent either — what the page shows is what the meeting gets.
+  useEffect(() => {
+    if (projects.data && projectId && !projects.data.some((project) => project.id === projectId)) setProjectId('')
+  }, [projects.data, projectId])
   useEffect(() => {
     if (!session) return
     let frame = 0
@@ -44,13 +49,22 @@ export function RecordPage() {
   useEffect(() => () => { void recording.current?.stop() }, [])
 
   const start = () => run(async () => {
-    const created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
+    // The inputs first: a refused microphone must not leave a session "recording" forever.
+    let devices: Devices
     try {
-      recording.current = await startRecording(created.id, mode, setRecorded)
+      devices = await openDevices(mode)
     } catch (caught) {
       setError(t(caught instanceof CaptureRefused && caught.what === 'display' ? 'record.displayDenied' : 'record.micDenied'))
       return
     }
+    let created: SessionCreateResult
+    try {
+      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
+    } catch (caught) {
+      devices.close()
+      throw caught
+    }
+    recording.current = startRecording(created.id, devices, setRecorded)
     setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
     invalidate('/v1/sessions')
@@ -108,6 +122,7 @@ export function RecordPage() {
         <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
           {t('record.chunks', { recorded, pending: upload?.pending ?? 0 })}
         </p>
+        {session.reusedExisting ? <p className="warning" role="status" data-testid="reused-session">{t('record.reused', { time: dateTime(session.startedAt) })}</p> : null}
         {noSystemAudio ? <p className="warning" role="status" data-testid="no-system-audio">{t('record.noSystemAudio')}</p> : null}
         {upload?.offline ? <p className="warning" role="alert">{t('record.offline')}</p> : null}
         <button type="button" className="danger" disabled={busy || ending} onClick={() => void end()}>{t('record.end')}</button>

@@ -35,7 +35,22 @@ export type Recording = {
   recorded(): number
 }
 
-export async function startRecording(sessionId: string, mode: CaptureMode, onChunk: (count: number) => void): Promise<Recording> {
+/** The opened inputs (the microphone, and a shared screen's or tab's audio when asked), not yet recording. */
+export type Devices = {
+  systemAudio: boolean
+  stream: MediaStream
+  tracks: MediaStreamTrack[]
+  context: AudioContext
+  analyser: AnalyserNode
+  /** Releases the inputs (when no recording starts after all). */
+  close(): void
+}
+
+/**
+ * Opens the inputs first, so that a refused microphone or screen leaves no session behind (the
+ * session is created only once they are open).
+ */
+export async function openDevices(mode: CaptureMode): Promise<Devices> {
   const microphone = await navigator.mediaDevices.getUserMedia({
     audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
   }).catch(() => { throw new CaptureRefused('microphone') })
@@ -61,7 +76,17 @@ export async function startRecording(sessionId: string, mode: CaptureMode, onChu
     if (display.getAudioTracks().length > 0) context.createMediaStreamSource(new MediaStream(display.getAudioTracks())).connect(mix)
     stream = mix.stream
   }
+  return {
+    systemAudio, stream, tracks, context, analyser,
+    close() {
+      for (const track of tracks) track.stop()
+      void context.close()
+    },
+  }
+}
 
+export function startRecording(sessionId: string, devices: Devices, onChunk: (count: number) => void): Recording {
+  const { systemAudio, stream, tracks, context, analyser } = devices
   const type = recorderType()
   const recorder = new MediaRecorder(stream, type ? { mimeType: type } : undefined)
   const contentType = (recorder.mimeType || type || 'audio/webm').split(';')[0] === 'audio/ogg' ? 'audio/ogg' : 'audio/webm'

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
-import { ErrorLine } from '../../lib/ui.tsx'
+import { ErrorLine, Link } from '../../lib/ui.tsx'
 import { actionName, integrations, useExecution } from './api.ts'
 
 export default function ActionsPanel({ wo }: { wo: WorkObject }) {
@@ -36,7 +36,9 @@ export default function ActionsPanel({ wo }: { wo: WorkObject }) {
           </ul>
         </>
       ) : null}
-      {recommendations && recommendations.length === 0 ? <p className="muted">{t('actions.none')}</p> : null}
+      {recommendations && recommendations.length === 0 ? (
+        <p className="muted" data-testid="actions-none">{t('actions.none')} {t('actions.noneWhy')} <Link href="/integrations">{t('actions.connect')}</Link></p>
+      ) : null}
       <ul>
         {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} />)}
       </ul>

@@ -66,7 +66,7 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
       <p className="muted">{connection.actionIds.map(actionName).join(', ')}</p>
       <p className="muted">
         {t(`integrations.auth.${connection.authType}` as MessageKey)}
-        {' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}
+        {connection.authType === 'no_auth' ? null : <>{' · '}{t(connection.hasCredential ? 'integrations.credentialStored' : 'integrations.noCredential')}</>}
         {' · '}{t('integrations.connectedAt', { date: dateTime(connection.createdAt) })}
       </p>
       {connection.lastError ? <p className="muted">{connection.lastError}</p> : null}
@@ -88,6 +88,10 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
   )
 }
 
+/** A webhook signing secret as Standard Webhooks writes it: `whsec_` and the base64 of its bytes. */
+const SIGNING_SECRET = /^whsec_[A-Za-z0-9+\/=]{24,}$/
+const newSigningSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`
+
 function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (connection: IntegrationConnection) => void }) {
   const { t } = useI18n()
   const [service, setService] = useState(CATALOG[0]!.service)
@@ -95,8 +99,10 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
   const [authType, setAuthType] = useState(entry.authTypes[0]!)
   const [values, setValues] = useState<Record<string, string>>({})
   const [done, setDone] = useState<string>()
-  const { busy, error, run } = useAction()
-  useEffect(() => { setAuthType(entry.authTypes[0]!); setValues({}) }, [entry])
+  const { busy, error, run, setError } = useAction()
+  // Another tool: its own form, without the last tool's error or confirmation.
+  useEffect(() => { setAuthType(entry.authTypes[0]!); setValues({}); setError(undefined); setDone(undefined) }, [entry, setError])
+  const [generated, setGenerated] = useState(false)
   const pick = (fields: typeof entry.credential) => Object.fromEntries(fields.filter((field) => values[field.name]).map((field) => [field.name, values[field.name]!.trim()]))
 
   const submit = () => void run(async () => {
@@ -130,8 +136,15 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
       {[...(authType === 'oauth' || authType === 'no_auth' ? [] : entry.credential), ...entry.settings].map((field) => (
         <div key={field.name}>
           <label htmlFor={`connect-${field.name}`}>{t(`integrations.${field.label}` as MessageKey)}{field.optional ? ` ${t('integrations.optional')}` : ''}</label>
-          <input id={`connect-${field.name}`} type={field.secret ? 'password' : field.type ?? 'text'} autoComplete="off" required={!field.optional}
+          <input id={`connect-${field.name}`} type={field.secret && !(field.name === 'signingSecret' && generated) ? 'password' : field.type ?? 'text'} autoComplete="off" required={!field.optional}
+            {...(field.name === 'signingSecret' ? { pattern: SIGNING_SECRET.source, 'aria-describedby': 'signing-secret-hint' } : {})}
             value={values[field.name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))} />
+          {field.name === 'signingSecret' ? (
+            <>
+              <p className="muted" id="signing-secret-hint">{t('integrations.signingSecretHint')}</p>
+              <button type="button" onClick={() => { setValues((current) => ({ ...current, signingSecret: newSigningSecret() })); setGenerated(true) }}>{t('integrations.generateSecret')}</button>
+            </>
+          ) : null}
         </div>
       ))}
       <p className="muted">{t('integrations.actions', { actions: entry.actionIds.map(actionName).join(', ') })}</p>

@@ -2,12 +2,12 @@
 // then sign in with the code and join.
 import { useEffect, useState } from 'react'
 import { navigate } from '../../app/router.ts'
-import { ApiError, api, clearCache, useAction } from '../../lib/api.ts'
+import { ApiError, api, clearCache, invalidate, useAction } from '../../lib/api.ts'
 import { translate, useI18n } from '../../lib/i18n.ts'
 import type { AcceptResult, LoginIntent } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { SignIn } from '../auth/SignIn.tsx'
-import { useCurrentAccount } from '../auth/api.ts'
+import { CURRENT, signOut, useCurrentAccount } from '../auth/api.ts'
 
 export function InvitePage({ token }: { token: string }) {
   const { t, dateTime } = useI18n()
@@ -34,6 +34,8 @@ export function InvitePage({ token }: { token: string }) {
     return <section className="card narrow"><PageTitle title={t('invite.title')}>{t('invite.title')}</PageTitle><ErrorLine error={loadError} /></section>
   }
   if (!intent || current.loading && !current.data && !current.error) return <Loading />
+  const email = current.data?.account.email
+  const otherAccount = email && email.toLowerCase() !== intent.invitedEmail.toLowerCase() ? email : undefined
   return (
     <section className="card narrow">
       <PageTitle title={t('invite.title')}>{t('invite.title')}</PageTitle>
@@ -41,7 +43,13 @@ export function InvitePage({ token }: { token: string }) {
       {intent.projectName ? <p>{t('invite.project', { project: intent.projectName })}</p> : null}
       <p>{t(intent.contentPermission === 'edit' ? 'invite.permission.edit' : 'invite.permission.view')}</p>
       <p className="muted">{t('invite.expires', { date: dateTime(intent.expiresAt) })}</p>
-      {signedIn
+      {signedIn && otherAccount ? (
+        // Signed in as someone else: joining would be refused, so say it and offer to switch.
+        <>
+          <p className="warning" data-testid="invite-other-account">{t('invite.otherAccount', { current: otherAccount, email: intent.invitedEmail })}</p>
+          <button type="button" className="primary" disabled={busy} onClick={() => void run(async () => { await signOut(); invalidate(CURRENT) })}>{t('nav.signOut')}</button>
+        </>
+      ) : signedIn
         ? <button type="button" className="primary" disabled={busy} onClick={() => void join()}>{t('invite.join', { workspace: intent.workspaceName })}</button>
         : (
           <>

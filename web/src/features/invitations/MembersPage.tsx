@@ -1,10 +1,12 @@
-// Workspace members and invitations: a manager invites by email and gets the link to share.
+// Workspace members and invitations: a manager invites by email and gets the link to share; each
+// member gives the name colleagues see.
 import { useState } from 'react'
 import { api, invalidate, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import type { CreateInvitationInput, InvitationResult } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
+import { YourName } from '../auth/YourName.tsx'
 import { useMembers } from '../work/api.ts'
 
 export function MembersPage() {
@@ -25,6 +27,7 @@ export function MembersPage() {
   return (
     <section>
       <PageTitle title={t('members.title')}>{t('members.title')}</PageTitle>
+      <YourName />
       {isManager ? (
         <form className="card" onSubmit={(event) => { event.preventDefault(); void invite() }}>
           <h2>{t('members.invite')}</h2>

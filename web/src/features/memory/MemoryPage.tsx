@@ -23,7 +23,7 @@ export default function MemoryPage({ projectId }: { projectId: string }) {
     if (focusEntry && memory.data) document.getElementById(`entry-${focusEntry}`)?.scrollIntoView({ block: 'center' })
   }, [focusEntry, memory.data])
   const name = project.data?.project.name ?? ''
-  const title = t('memory.title', { project: name })
+  const title = name ? t('memory.title', { project: name }) : t('memory.home')
   if (!memory.data) {
     return (
       <section>

@@ -32,7 +32,7 @@ export async function markRead(input: MarkReadInput) {
 const KNOWN = new Set(['review.assigned', 'review.requested', 'review.decided', 'invitation.accepted', 'project.added'])
 
 export function describe(notification: CollaborationNotification): string {
-  const actor = notification.actor?.name || translate('work.noOwner')
+  const actor = notification.actor?.name || translate('notification.someone')
   const data = notification.data as { title?: string; decision?: string }
   if (KNOWN.has(notification.kind)) {
     const decision = data.decision ? translate((`work.review.state.${data.decision}`) as MessageKey) : ''

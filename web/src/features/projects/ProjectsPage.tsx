@@ -36,6 +36,7 @@ export function ProjectsPage() {
         <ErrorLine error={error} />
       </form>
       <label className="choice"><input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.target.checked)} /> {t('projects.showArchived')}</label>
+      {projects.data?.length === 0 ? <p className="muted">{t('projects.none')}</p> : null}
       {!projects.data ? <Loading /> : (
         <ul className="list">
           {projects.data.map((project) => (
@@ -69,7 +70,7 @@ export function ProjectPage({ id }: { id: string }) {
       {project.objective ? <p>{project.objective}</p> : null}
       {project.status === 'archived' ? <p className="muted">{t('projects.archived')}</p> : null}
       <p className="row">
-        <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link>
+        {project.status === 'active' ? <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link> : null}
         <Link href={`/projects/${id}/memory`}>{t('projects.memory')}</Link>
       </p>
       <div className="row">

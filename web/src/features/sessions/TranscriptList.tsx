@@ -26,7 +26,7 @@ export function TranscriptList({ segments, speakers, live, searchable, focusId }
         <div className="search-row">
           <label htmlFor="transcript-search">{t('session.searchTranscript')}</label>
           <input id="transcript-search" type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
-          {deferred ? <p role="status" className="muted">{t('session.matches', { count: shown.length })}</p> : null}
+          {deferred ? <p role="status" className="muted">{(shown.length === 1 ? t('session.matchOne') : t('session.matches', { count: shown.length }))}</p> : null}
         </div>
       ) : null}
       {shown.length > VIRTUAL_FROM ? <VirtualRows {...props} /> : <AllRows {...props} />}

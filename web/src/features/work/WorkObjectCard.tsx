@@ -1,5 +1,5 @@
 // One work object: its proposal (accept / reject), stage moves, progress, owner, and on demand its
-// comments, revisions and review (designate, request, decide).
+// comments, revisions, edits (title, summary, due date) and review (designate, request, decide).
 import { lazy, Suspense, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
@@ -120,16 +120,19 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
   const [editing, setEditing] = useState(false)
   const [title, setTitle] = useState(wo.title)
   const [summary, setSummary] = useState(wo.summary ?? '')
+  const [dueDate, setDueDate] = useState(wo.dueDate ?? '')
   const { busy, error, run } = useAction()
   return (
     <div className="details">
       {canEdit && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
       {editing ? (
-        <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary); setEditing(false) }) }}>
+        <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
           <input id={`title-${wo.id}`} value={title} required onChange={(event) => setTitle(event.target.value)} />
           <label htmlFor={`summary-${wo.id}`}>{t('work.summary')}</label>
           <textarea id={`summary-${wo.id}`} value={summary} onChange={(event) => setSummary(event.target.value)} />
+          <label htmlFor={`due-${wo.id}`}>{t('work.dueDate')}</label>
+          <input id={`due-${wo.id}`} type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
           <div className="row">
             <button type="submit" className="primary" disabled={busy}>{t('common.save')}</button>
             <button type="button" onClick={() => setEditing(false)}>{t('common.cancel')}</button>
@@ -155,7 +158,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       <h4>{t('work.revisions')}</h4>
       <ol className="revisions">
         {(revisions.data?.revisions ?? []).map((revision) => (
-          <li key={revision.id}>{t('work.revision', { n: revision.number })} · {revision.authorKind} · {dateTime(revision.createdAt)} — {revision.content.title}</li>
+          <li key={revision.id}>{t('work.revision', { n: revision.number })} · {t(`work.author.${revision.authorKind}` as MessageKey)} · {dateTime(revision.createdAt)} — {revision.content.title}</li>
         ))}
       </ol>
     </div>

@@ -1,4 +1,5 @@
-// A session's work set: the takeover summary (a failure shown with its retry), rebuild when
+// A session's work set: the takeover summary (a failure shown with its retry; once the work moved
+// on, a refresh), rebuild when
 // needsRebuild, proposals to accept or reject, the work objects, clarify items and relations.
 import { useState } from 'react'
 import { idempotencyKey, useAction } from '../../lib/api.ts'
@@ -37,6 +38,12 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
       <section aria-labelledby="takeover-title" className="card">
         <h2 id="takeover-title">{t('work.takeover')}</h2>
         <Takeover set={set} />
+        {canEdit && summaryOutdated(set) ? (
+          <div>
+            <p className="muted" data-testid="takeover-outdated">{t('work.takeover.outdated')}</p>
+            <button type="button" disabled={busy} onClick={() => void run(() => work.patchWorkSet(sessionId, workSetId, { action: 'takeover.refresh', idempotencyKey: idempotencyKey() }))}>{t('work.takeover.refresh')}</button>
+          </div>
+        ) : null}
         {set.takeoverState === 'failed' && canEdit ? (
           <button type="button" disabled={busy} onClick={() => void run(() => work.patchWorkSet(sessionId, workSetId, { action: 'takeover.retry', idempotencyKey: idempotencyKey() }))}>{t('common.retry')}</button>
         ) : null}
@@ -76,6 +83,24 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
   )
 }
 
+/**
+ * The summary is pinned to the set as it was (docs/decisions.md, "Takeover summary"): it is out of
+ * date once what it shows differs from the work now — an item rejected, accepted or gone, a title,
+ * owner or due date changed, or work it does not list.
+ */
+function summaryOutdated(set: WorkSetDetail): boolean {
+  const summary = set.takeoverState === 'ready' ? set.takeoverSummary : undefined
+  if (!summary) return false
+  const live = set.workObjects.filter((wo) => wo.proposal?.state !== 'rejected')
+  const items = summary.blocks.flatMap((block) => block.items).filter((item) => item.workObjectId)
+  const cited = new Set(items.map((item) => item.workObjectId))
+  if (live.some((wo) => !cited.has(wo.id))) return true
+  return items.some((item) => {
+    const wo = live.find((candidate) => candidate.id === item.workObjectId)
+    return !wo || wo.title !== item.text || Boolean(item.proposed) !== (wo.proposal?.state === 'pending') || (wo.dueDate ?? '') !== (item.dueDate ?? '') || (wo.ownerId ?? '') !== (item.ownerId ?? '')
+  })
+}
+
 function Takeover({ set }: { set: WorkSetDetail }) {
   const { t } = useI18n()
   if (set.takeoverState === 'pending') return <p className="muted">{t('work.takeover.pending')}</p>
@@ -89,7 +114,7 @@ function Takeover({ set }: { set: WorkSetDetail }) {
       {summary.blocks.map((block) => (
         <div key={block.type}>
           <h3>{block.title}</h3>
-          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}</li>)}</ul>
+          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
         </div>
       ))}
     </div>
