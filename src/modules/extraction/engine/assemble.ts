@@ -65,9 +65,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
       // decision into a sentence that points back at it or only qualifies it ("So one intern per mentor. That's the rule from
       // now on.", "Then we switch all alerts to p99. No exceptions."), and a result into what it sums up ("…delayed by up to
-      // ninety minutes. So about ninety-five minutes in total."); other items do not.
+      // ninety minutes. So about ninety-five minutes in total.", "I finished the PDF rendering. It's merged."); other
+      // items do not.
       const pointsBack = state.lastCreated?.kind === 'decision' && language === 'en' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
-      const sumsUp = state.lastCreated?.kind === 'outcome' && language === 'en' && /^(?:so|that's|which)\b/i.test(text.trim())
+      const sumsUp = state.lastCreated?.kind === 'outcome' && language === 'en' && /^(?:so|that's|which|it's|it is|it was)\b/i.test(text.trim())
       if (state.lastCreated?.kind !== 'question' && !pointsBack && !sumsUp) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }

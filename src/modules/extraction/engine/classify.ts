@@ -306,6 +306,7 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   const body = stripFillers(normalize(clause, cues), cues)
   if (cues.referenceLink.test(clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.8 }, clause, body, context)
   if (cues.referenceDocument.test(body)) return complete({ kind: 'reference', semanticType: 'document', confidence: 0.65 }, clause, body, context)
+  if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.7 }, clause, body, context)
   return undefined
 }
 
