@@ -121,7 +121,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
         }
         if (touched) state.lastTouched = touched
-        const saidSomething = Boolean(signals.candidate && !signals.candidate.referring)
+        // "Let's leave that open for now. I'm not sure we can fit it in.": what follows an open question it points back at goes on with it.
+        const keptOpen = signals.candidate?.kind === 'question' && touched?.kind === 'question'
+        const saidSomething = Boolean(signals.candidate && (!signals.candidate.referring || keptOpen))
         state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
         state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
         state.clausesSeen += 1
