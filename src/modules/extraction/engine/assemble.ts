@@ -64,9 +64,12 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       state.isRecap = state.isRecapHeader
       // A question goes on over the turn's sentences ("Just flagging, X. If this happens again…"), and a
       // decision into a sentence that points back at it or only qualifies it ("So one intern per mentor. That's the rule from
-      // now on.", "Then we switch all alerts to p99. No exceptions."); other items do not.
+      // now on.", "Then we switch all alerts to p99. No exceptions."), and a result into what it sums up ("…delayed by up to
+      // ninety minutes. So about ninety-five minutes in total.", "I finished the PDF rendering. It's merged."); other
+      // items do not.
       const pointsBack = state.lastCreated?.kind === 'decision' && language === 'en' && (/^(?:that|this|it)(?:'s|\s+is)\b/i.test(text.trim()) || text.trim().split(/\s+/).length <= 3)
-      if (state.lastCreated?.kind !== 'question' && !pointsBack) state.lastCreated = undefined
+      const sumsUp = state.lastCreated?.kind === 'outcome' && language === 'en' && /^(?:so|that's|which|it's|it is|it was)\b/i.test(text.trim())
+      if (state.lastCreated?.kind !== 'question' && !pointsBack && !sumsUp) state.lastCreated = undefined
     } else {
       state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
       speakers[index] = state.speaker
@@ -118,7 +121,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (reference) dedupeOrCreate(reference, `${anchor}#reference`, state)
         }
         if (touched) state.lastTouched = touched
-        const saidSomething = Boolean(signals.candidate && !signals.candidate.referring)
+        // "Let's leave that open for now. I'm not sure we can fit it in.": what follows an open question it points back at goes on with it.
+        const keptOpen = signals.candidate?.kind === 'question' && touched?.kind === 'question'
+        const saidSomething = Boolean(signals.candidate && (!signals.candidate.referring || keptOpen))
         state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
         state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
         state.clausesSeen += 1

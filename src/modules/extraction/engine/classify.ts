@@ -184,7 +184,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   }
   if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   const done = cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
-  const metric = cues.metricUnit.test(body) && cues.metricContext.test(body) && !cues.notMetric.test(body)
+  // "Right now about forty percent…": the fillers stripped from the body ("right", "now") may be the context.
+  const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(body)
   if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
   if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
@@ -305,6 +306,7 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   const body = stripFillers(normalize(clause, cues), cues)
   if (cues.referenceLink.test(clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.8 }, clause, body, context)
   if (cues.referenceDocument.test(body)) return complete({ kind: 'reference', semanticType: 'document', confidence: 0.65 }, clause, body, context)
+  if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.7 }, clause, body, context)
   return undefined
 }
 

@@ -121,8 +121,19 @@ function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Ma
 
 /** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */
 function isAnswered(draft: Draft, turns: TranscriptSegmentInput[], people: People): boolean {
-  if (draft.semanticType === 'risk' || draft.isExplicitlyOpen) return false
+  if (draft.semanticType === 'risk' || draft.isExplicitlyOpen || defersInOwnTurn(draft, turns)) return false
   return replyTo(draft, turns, people)?.defers === false
+}
+
+/** "Do we keep events? Legal hasn't told us yet.": the turn that asks (or two voices heard as one) says nobody knows yet. */
+function defersInOwnTurn(draft: Draft, turns: TranscriptSegmentInput[]): boolean {
+  const asked = draft.mentions[draft.mentions.length - 1]!
+  const turn = turns[asked.segmentIndex]
+  const at = turn ? turn.text.indexOf(asked.text) : -1
+  if (!turn || at < 0) return false
+  const [next = ''] = splitSentences(turn.text.slice(at + asked.text.length)).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
+  const cues = cuesFor(detectLanguage(next, turn.language))
+  return cues.deferral.test(cues.language === 'en' ? next.replace(/[’‘]/g, "'").toLowerCase() : next)
 }
 
 /** "Who's going to be on call for it?" — "Good question, I don't know yet.": nobody can take it yet; it is an open question. */

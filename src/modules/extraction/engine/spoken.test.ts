@@ -133,4 +133,46 @@ describe('extractive engine, results, questions and decisions without their usua
   it('hears "X it is" as the recognizer writes it ("June thirtieth and as")', () => {
     expect(visible(recognized(meeting([['alice', 'Okay. June thirtieth and as.']]))).map((item) => item.kind)).toEqual(['decision'])
   })
+
+  it('hears results stated with a count, a gap or a share, and a result summed up as one item', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'How many signed up?'],
+      ['bob', 'Fifty two so far.'],
+      ['alice', 'And the help center?'],
+      ['bob', 'I went through the top fifty. Sixteen had old screenshots. Right now about forty percent of people who open an article still file a ticket.'],
+      ['carol', 'Still about sixty short on commit with Corvex in.'],
+      ['dan', 'For about three hours notifications were delayed. So about ninety five minutes in total.'],
+    ])))
+    expect(items.filter((item) => item.kind === 'outcome').map((item) => item.sourceSegmentIds)).toEqual([['s2.0'], ['s4.1'], ['s4.2'], ['s5.0'], ['s6.0', 's6.1']])
+  })
+
+  it('does not report a result still pending or one only pointed back at', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'Harbor Foods said yes to a quote but their legal team still has to approve it.'],
+      ['bob', "That's the one we fixed in three point two."],
+      ['carol', "It's four percent of users."],
+    ])))
+    expect(items.filter((item) => item.kind === 'outcome')).toEqual([])
+  })
+
+  it('finds documents by where they are, what was put in them and what tracks the work', () => {
+    const items = visible(recognized(meeting([
+      ['alice', "Everyone gets one volunteer day a year. It's in the employee handbook."],
+      ['bob', "I opened a ticket with the mobile team. It's on the data quality board."],
+      ['carol', "I'll put the list of articles to delete in the cleanup sheet."],
+      ['dan', 'This is tracked in the deprecation epic.'],
+      ['erin', "I'll write the summary in the incident tracker ticket ops 771."],
+    ])))
+    expect(items.filter((item) => item.kind === 'reference').map((item) => item.sourceSegmentIds)).toEqual([['s1.1'], ['s2.1'], ['s3.0'], ['s4.0'], ['s5.0']])
+  })
+
+  it('keeps a question open when the turn that asks it says nobody knows yet', () => {
+    const items = visible(recognized(meeting([
+      ['alice', "What about retention? How long do we keep events? Legal hasn't told us yet."],
+      ['bob', 'Okay noted.'],
+      ['carol', 'Do we store the raw payloads?'],
+      ['dan', 'I will ask the platform team.'],
+    ])))
+    expect(items.filter((item) => item.kind === 'question').map((item) => item.sourceSegmentIds[0])).toEqual(['s1.0', 's3.0'])
+  })
 })
