@@ -42,7 +42,8 @@ channel('fastify.initialization').subscribe((message) => {
   fastify.addHook('onRoute', (options) => {
     for (const method of [options.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue
-      const params = [...options.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!)
+      // `:name`, not the `(?:…)` of a parameter's pattern
+      const params = [...options.url.matchAll(/(?<!\(\?):([A-Za-z0-9_]+)/g)].map((match) => match[1]!)
       routes.push({ method, url: options.url, name: `${method} ${options.url}`, options, params })
     }
   })
@@ -190,6 +191,11 @@ const PARAMETERS: Record<string, Parameter> = {
       const session = await recordingSession(owner)
       return json(await owner.get(`/v1/sessions/${session.id}/share`), 'reading the share link').shareToken
     },
+  },
+  page: {
+    scope: 'capability',
+    why: 'a page name the web client routes itself: anyone gets the same public client (a 404 page) and no data',
+    create: async () => 'no-such-page',
   },
   assetId: {
     scope: 'capability',
