@@ -59,7 +59,7 @@ export function RecordPage() {
     }
     let created: SessionCreateResult
     try {
-      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId ? { projectId } : {}) })
+      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
     } catch (caught) {
       devices.close()
       throw caught
@@ -105,7 +105,8 @@ export function RecordPage() {
               {(projects.data ?? []).map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
             </select>
           </div>
-          <button type="submit" className="primary" disabled={busy}>{t('record.start')}</button>
+          {/* A project from `?project=` is sent only once the list says it is active (the effect above). */}
+          <button type="submit" className="primary" disabled={busy || (projectId !== '' && !projects.data && !projects.error)}>{t('record.start')}</button>
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
         <ErrorLine error={error} />
