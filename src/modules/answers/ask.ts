@@ -18,6 +18,7 @@ import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
 import { languageGap } from './language.ts'
 import { attachSemantic } from './semantic.ts'
+import { markSettled } from './settled.ts'
 import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
@@ -227,7 +228,10 @@ export async function rankPassages(deps: AppDeps, membership: Membership, query:
   const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
   // The learned model is a ranking signal only: if it cannot run, the lexical ranking answers alone.
   if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units).catch((error: unknown) => log?.warn({ err: error }, 'answers: sentence model unavailable, lexical ranking only'))
-  return rank(query, units, frequencies, tokenize)
+  const ranked = rank(query, units, frequencies, tokenize)
+  // The turn that settles the best passages' subject, a few turns later (settled.ts): then ranked again.
+  if (await markSettled(deps, membership.workspaceId, ranked, tokenize)) return rank(query, ranked, frequencies, tokenize)
+  return ranked
 }
 
 export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput, log?: Log): Promise<SearchAnswer> {
