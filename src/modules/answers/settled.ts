@@ -2,11 +2,9 @@
 // only sets the subject up ("莫干山票数最多，但是…"), and the decision comes turns later in words the
 // question does not use ("那就千岛湖吧。", "Okay, twelve weeks then.", "Let's do it."). The
 // extraction engine (pure, English and Chinese) knows decisions and the turns that settle them: it
-// is run over a short window after the best passages, and a decision settled there is marked on the
+// is run over a short window after the best passages (read by the search's one neighbourhood query), and a decision settled there is marked on the
 // passage (`Unit.decidedBy`); ranking.ts (decide) then ranks that turn just above it.
-import type { AppDeps } from '../../platform/deps.ts'
 import { extractItems, splitSentences } from '../extraction/index.ts'
-import { segmentNeighbourhoods } from '../transcripts/index.ts'
 import type { Unit } from './ranking.ts'
 
 /** How many of the best passages (distinct segments) are looked after, and how many turns after each. */
@@ -14,6 +12,20 @@ const LOOKED_AFTER = 3
 export const TURNS_AFTER_SETTLE = 6
 
 type Segment = { id: string; session_id: string; start_ms: number; text: string }
+/** Turns of one meeting in order, as the search read them around a hit (ask.ts). */
+export type Window = Segment[]
+
+/** The turns around a segment (two before, TURNS_AFTER_SETTLE after) out of the windows read, from the one reaching furthest after it. */
+function windowOf(id: string, windows: Window[]): { centre: Segment; segments: Segment[] } | undefined {
+  let found: { window: Window; at: number } | undefined
+  for (const window of windows) {
+    const at = window.findIndex((segment) => segment.id === id)
+    if (at !== -1 && (!found || window.length - at > found.window.length - found.at)) found = { window, at }
+  }
+  if (!found) return undefined
+  const segments = found.window.slice(Math.max(0, found.at - 2), found.at + 1 + TURNS_AFTER_SETTLE)
+  return { centre: found.window[found.at]!, segments }
+}
 
 /** Decisions of a window, as the segment ids each rests on; kept per process (a window's final text rarely changes). */
 const windows = new Map<string, string[][]>()
@@ -36,9 +48,9 @@ function decisionsIn(segments: Segment[]): string[][] {
 /**
  * Marks the best passages with the later turns that settle a decision on their subject (a decision
  * the engine finds in the passage's window, whose last turn comes after the passage), adding those
- * turns as passages when the search did not read them. Returns whether anything was marked.
+ * turns as passages when they are not passages yet. Returns whether anything was marked.
  */
-export async function markSettled(deps: AppDeps, workspaceId: string, ranked: Unit[], tokenize: (text: string) => string[]): Promise<boolean> {
+export function markSettled(ranked: Unit[], windows: Window[], tokenize: (text: string) => string[]): boolean {
   const best: Unit[] = []
   for (const unit of ranked) {
     if (best.length === LOOKED_AFTER) break
@@ -46,7 +58,7 @@ export async function markSettled(deps: AppDeps, workspaceId: string, ranked: Un
     best.push(unit)
   }
   if (best.length === 0) return false
-  const around = await segmentNeighbourhoods(deps.database, workspaceId, best.map((unit) => unit.source.id), 2, TURNS_AFTER_SETTLE)
+  const around = best.map((unit) => windowOf(unit.source.id, windows)).filter((found) => found !== undefined)
   const bySegment = Map.groupBy(ranked.filter((unit) => unit.source.kind === 'segment'), (unit) => unit.source.id)
   let marked = false
   for (const { centre, segments } of around) {
