@@ -18,6 +18,7 @@ import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
 import { languageGap } from './language.ts'
 import { attachSemantic } from './semantic.ts'
+import { markSettled, TURNS_AFTER_SETTLE, type Window } from './settled.ts'
 import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
@@ -81,9 +82,9 @@ function withAntecedents(sentences: string[]): string[] {
   })
 }
 
-async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<Unit[]> {
+async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<{ units: Unit[]; windows: Window[] }> {
   const words = lexicalWords(question)
-  if (words.length === 0) return []
+  if (words.length === 0) return { units: [], windows: [] }
   const [segments, work, memory] = await Promise.all([
     segmentHits(deps, workspaceId, question, words),
     findWorkObjectsMentioning(deps, workspaceId, words, 100),
@@ -98,9 +99,13 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   // The best segments with their neighbours: an answer often sits next to the words that name its subject.
   // Two segments before, three after (a subject is often settled a few turns after it is named),
   // and five after when the second after asks a question (its reply and what follows it).
-  const neighbourhoods = (await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id), 2, TURNS_AFTER_A_QUESTION))
-    .map(({ centre, segments: around }) => {
-      const at = around.indexOf(centre)
+  // Read further still for the turn that settles a subject (settled.ts): one query.
+  const windows: Window[] = []
+  const neighbourhoods = (await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id), 2, Math.max(TURNS_AFTER_A_QUESTION, TURNS_AFTER_SETTLE)))
+    .map(({ centre, segments: all }) => {
+      windows.push(all)
+      const at = all.indexOf(centre)
+      const around = all.slice(0, at + 1 + TURNS_AFTER_A_QUESTION)
       const asks = around[at + 2] && /[?？]\s*$/.test(around[at + 2]!.text)
       return { centre, segments: around.length > at + 1 + TURNS_AFTER && !asks ? around.slice(0, at + 1 + TURNS_AFTER) : around }
     })
@@ -174,7 +179,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
       unit.boost -= 0.3
     }
   }
-  return units
+  return { units, windows }
 }
 
 const joinFor = (chinese: boolean, parts: string[]) => (chinese ? parts.join('') : parts.join(' '))
@@ -224,10 +229,13 @@ type Log = { warn(object: object, message: string): void }
 
 export async function rankPassages(deps: AppDeps, membership: Membership, query: string, log?: Log): Promise<Unit[]> {
   const tokenize = tokenizer()
-  const [units, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
+  const [{ units, windows }, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
   // The learned model is a ranking signal only: if it cannot run, the lexical ranking answers alone.
   if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units).catch((error: unknown) => log?.warn({ err: error }, 'answers: sentence model unavailable, lexical ranking only'))
-  return rank(query, units, frequencies, tokenize)
+  const ranked = rank(query, units, frequencies, tokenize)
+  // The turn that settles the best passages' subject, a few turns later (settled.ts): then ranked again.
+  if (markSettled(ranked, windows, tokenize)) return rank(query, ranked, frequencies, tokenize)
+  return ranked
 }
 
 export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput, log?: Log): Promise<SearchAnswer> {

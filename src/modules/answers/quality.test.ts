@@ -12,25 +12,30 @@ import { evaluateAnswers } from '../../../eval/answers.ts'
 // splits: 135/188 = 0.72 and 57/70 = 0.81 (was 132/188 and 57/70). Seventh pass (Chinese words by
 // jieba; three turns read after a hit), seven splits: 159/221 = 0.72 and 64/82 = 0.78 (was 151/221 and 64/82).
 // Eighth pass (details read from the text; score gate 0.45), eight splits: 182/254 = 0.72 and 72/94 = 0.77
-// (was 160/254 = 0.63 and 69/94 = 0.73).
+// (was 160/254 = 0.63 and 69/94 = 0.73). Ninth pass (a Chinese answer may cite several passages; the turn
+// that settles a subject, found by the extraction engine): 187/254 = 0.74 and 72/94 = 0.77.
 const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   development: { answerable: 0.96, unanswerable: 0.91 },
   // unanswerable 9/12 since held-out-7's meetings joined as distractors (was 11/12)
   'held-out': { answerable: 0.95, unanswerable: 0.75 },
   // unanswerable 8/12 with the eighth pass: the score gate calibrated to 0.45 (was 0.55) answers "What was the
   // cloud bill in February?" with a February sentence of another meeting; the gate gains five answers elsewhere
-  'held-out-2': { answerable: 0.88, unanswerable: 0.66 },
+  // answerable 35/38 with the ninth pass
+  'held-out-2': { answerable: 0.92, unanswerable: 0.66 },
   // 18/33 and 10/11 since the twelve meetings sealed with held-out-5 joined as distractors (was 20/33, 11/11);
   // 19/33 with the sixth pass (the turn that settles a subject); 21/33 with the seventh; 22/33 with the eighth
   'held-out-3': { answerable: 0.66, unanswerable: 0.9 },
   // 15/29 once held-out-6's meetings joined as distractors; 16/29 with the seventh pass; 18/29 with the eighth
-  'held-out-4': { answerable: 0.62, unanswerable: 0.69 },
+  // 19/29 with the ninth
+  'held-out-4': { answerable: 0.65, unanswerable: 0.69 },
   // its first and only unseen run (commit 38a46ce): 11/33 = 0.33, 11/13 = 0.85; seen since, the sixth pass: 13/33
   // unanswerable 9/13 since held-out-7's meetings joined as distractors (was 11/13)
   // 15/33 with the eighth pass
-  'held-out-5': { answerable: 0.45, unanswerable: 0.69 },
+  // 16/33 with the ninth
+  'held-out-5': { answerable: 0.48, unanswerable: 0.69 },
   // its first and only unseen run: 19/33 = 0.58, 7/12 = 0.58; seen since, the seventh pass: 22/33; the eighth: 24/33, 9/12
-  'held-out-6': { answerable: 0.72, unanswerable: 0.75 },
+  // 26/33 with the ninth
+  'held-out-6': { answerable: 0.78, unanswerable: 0.75 },
   // its first and only unseen run (commit 63c99cf, the seventh pass): 15/33 = 0.45, 5/12 = 0.42; seen since, the eighth pass: 16/33, 9/12
   'held-out-7': { answerable: 0.48, unanswerable: 0.75 },
 }

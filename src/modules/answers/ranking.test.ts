@@ -102,4 +102,22 @@ describe('answer ranking', () => {
     const [proposed] = rank('Which governing law did they propose for the reseller deal?', turns())
     expect(proposed!.source.id).toBe('s15')
   })
+
+  it('cites more than one Chinese passage (the duplicate check keeps letters of every script)', () => {
+    const words = new Set(['团建', '地点'])
+    const units = [unit('团建地点定在千岛湖。', { context: words }), unit('团建地点大家投了票。', { context: words })]
+    for (const each of units) Object.assign(each, { coverage: 1, score: 1 })
+    expect(chooseExtractive(units).map((chosen) => chosen.text)).toEqual(['团建地点定在千岛湖。', '团建地点大家投了票。'])
+  })
+
+  it('ranks the turn that settles a decision on the passage\'s subject just above it', () => {
+    const context = new Set(['offsit', 'locat', 'vote'])
+    const setup = unit('The offsite location vote: the lake got most votes.', { context, decidedBy: ['Okay, the lake then.'] })
+    const settled = unit('Okay, the lake then.', { context })
+    const ranked = rank('Where is the offsite?', [setup, settled])
+    expect(ranked.map((each) => each.text)).toEqual(['Okay, the lake then.', 'The offsite location vote: the lake got most votes.'])
+    // …not when the question asks for something the settling turn does not say (a number).
+    const [best] = rank('How many votes did the offsite location get?', [unit('The offsite location vote: the lake got 31 votes.', { context, decidedBy: ['Okay, the lake then.'] }), unit('Okay, the lake then.', { context })])
+    expect(best!.text).toContain('31')
+  })
 })

@@ -67,6 +67,8 @@ export type Unit = {
   semantic?: number
   /** a segment: the turn after it, and when that turn asks a question, the reply to it (settle) */
   followedBy?: string[]
+  /** a segment: later turns of its meeting that settle a decision on its subject (settled.ts; ranking: decide) */
+  decidedBy?: string[]
   /** the score before the learned similarity's share (rescore) */
   lexicalScore?: number
 }
@@ -265,6 +267,7 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     else if (isQuestion(unit.text)) unit.lexicalScore -= 0.15
   }
   settle(question, units)
+  decide(question, units)
   return rescore(units, tuning)
 }
 
@@ -303,6 +306,31 @@ function settle(question: string, units: Unit[]): void {
   }
 }
 
+/** A settling turn still speaks of the passage's subject when its coverage is this share of the passage's or more. */
+const DECIDE_SHARE = 0.5
+/**
+ * The turn that settles a decision on a passage's subject (settled.ts: the extraction engine found
+ * it a few turns later) ranks just above the passage, with its coverage: the passage names the
+ * subject, the turn says how it ended. One step, from the scores as ranked.
+ */
+function decide(question: string, units: Unit[]): void {
+  const bySegment = new Map<string, Unit[]>()
+  for (const unit of units) if (unit.source.kind === 'segment') bySegment.set(unit.source.id, [...(bySegment.get(unit.source.id) ?? []), unit])
+  const ranked = new Map(units.map((unit) => [unit, { score: unit.lexicalScore!, coverage: unit.coverage }]))
+  for (const unit of units) {
+    if (!unit.decidedBy?.length || unit.mismatch) continue
+    const setup = ranked.get(unit)!
+    for (const id of unit.decidedBy) {
+      // Of a turn of several sentences, the one that ranks best on its own.
+      const turn = (bySegment.get(id) ?? []).filter((next) => !next.mismatch && !isQuestion(next.text)).sort((a, b) => ranked.get(b)!.score - ranked.get(a)!.score)[0]
+      // …when it says what the question asks for as well as the passage does (a how-much question wants the number, not the verdict).
+      if (!turn || ranked.get(turn)!.coverage < DECIDE_SHARE * setup.coverage || fits(question, turn) < fits(question, unit) || turn.lexicalScore! >= setup.score + SETTLE_MARGIN) continue
+      turn.lexicalScore = setup.score + SETTLE_MARGIN
+      turn.coverage = Math.max(turn.coverage, setup.coverage)
+    }
+  }
+}
+
 /** The final score (lexical, plus the learned similarity's share), best first. */
 export function rescore(units: Unit[], tuning: Tuning = TUNING): Unit[] {
   for (const unit of units) unit.score = (unit.lexicalScore ?? unit.score) + semanticPart(unit, tuning.semanticWeight)
@@ -317,7 +345,8 @@ export function chooseExtractive(all: Unit[], tuning: Tuning = TUNING): Unit[] {
   const seen = new Set<string>()
   for (const unit of ranked) {
     if (chosen.length === MAX_SENTENCES || unit.score < best.score * KEEP_RELATIVE) break
-    const key = unit.text.toLowerCase().replace(/\W+/g, '')
+    // Letters and digits of any script (\W once made every Chinese sentence the same key: a Chinese answer cited one passage).
+    const key = unit.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
     // A sentence read with the one before it holds that one: never both.
     if (relevance(unit, tuning) < tuning.minCoverage || seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
     if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue

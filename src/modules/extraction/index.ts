@@ -18,6 +18,8 @@ import { countFinalSegments } from '../transcripts/index.ts'
 export { REFINE_JOB, refineSession } from './refine.ts'
 /** text helpers of the engine that answers reuse: sentence splitting and term vectors (en, zh-Hans) */
 export { contentTokens, cosine, detectLanguage, splitSentences, termVector, type TermVector } from './engine/text.ts'
+/** the pure engine, for answers to find the turn that settles a subject (a decision) near a passage */
+export { extractItems } from './engine/extractive.ts'
 
 const Suggestion = Type.Object({
   route: Type.Union([Type.Literal('project'), Type.Literal('inbox')]),
