@@ -7,6 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
+import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
+import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
+import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
 import { scoreMeeting, summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { DEFAULT_QUALITY_GATE, type ExtractedItem, type ExtractionInput } from '../src/modules/extraction/engine/types.ts'
 import { loadMeetingFixtures } from '../test/fixtures/meetings.ts'
@@ -14,7 +17,7 @@ import { formatReport } from './extraction.ts'
 
 type Saved = {
   segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string; confidence?: number }[]
-  spans: { id: string; startMs: number; endMs: number }[]
+  spans: { id: string; speakerId?: string; startMs: number; endMs: number }[]
 }
 
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
@@ -23,6 +26,8 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const dir = argv.find((argument) => argument.startsWith('--spoken-replay='))!.slice('--spoken-replay='.length)
   const picked = argv.find((argument) => argument.startsWith('--meetings='))?.slice('--meetings='.length).split(',')
   const scores = []
+  const mappings = { right: 0, wrong: 0 }
+  let wrongOwners = 0
   for (const fixture of loadMeetingFixtures()) {
     const file = path.join(dir, `${fixture.id}.json`)
     if (!existsSync(file) || (picked && !picked.includes(fixture.id))) continue
@@ -56,11 +61,35 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     }))
     const score = scoreMeeting(fixture.expected, items, DEFAULT_QUALITY_GATE)
     scores.push(score)
+    // A named owner other than the label's ("Speaker N" is no name): worse than none.
+    wrongOwners += score.matches.filter(({ expected, produced }) => expected.kind === 'action' && produced.ownerName
+      && !/^Speaker \d+$/.test(produced.ownerName) && produced.ownerName !== (expected.ownerName ?? undefined)).length
+    // Speakers named from how others address them, against who mostly spoke in each voice (the spans say).
+    const sorted = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
+    const inferred = inferSpeakerNames(sorted, input.participants, buildPeople(input), turnIndexes(sorted))
+    const truth = (speakerId: string) => {
+      const time = new Map<string, number>()
+      for (const segment of segments.filter((each) => each.speakerId === speakerId)) {
+        for (const span of spans) if (span.speakerId) time.set(span.speakerId, (time.get(span.speakerId) ?? 0) + overlapOf(segment, span))
+      }
+      const [top] = [...time].sort((a, b) => b[1] - a[1])
+      return fixture.participants?.find((participant) => participant.speakerId === top?.[0])?.name
+    }
+    const mapped = [...inferred].map(([speakerId, participant]) => {
+      const right = truth(speakerId) === participant.name
+      mappings[right ? 'right' : 'wrong'] += 1
+      return `${speakerId}→${participant.name} (${right ? 'right' : `wrong: ${truth(speakerId) ?? '?'}`})`
+    })
     console.log(`  ${fixture.id.padEnd(30)} F1 ${(summarize([score]).overall.f1 * 100).toFixed(0)} %`)
     if (argv.includes('--verbose')) {
+      console.log(`    speakers ${mapped.length > 0 ? mapped.join(', ') : 'none named'}`)
       for (const label of score.missed) console.log(`    missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
+      for (const { expected, produced } of score.matches) {
+        if (expected.kind === 'action' && (expected.ownerName ?? undefined) !== produced.ownerName) console.log(`    owner    [${produced.sourceSegmentIds.join(',')}] ${produced.title}: ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`)
+      }
       for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
     }
   }
   console.log('\n' + formatReport(summarize(scores), `Extraction re-read on the transcripts saved in ${dir}: ${scores.length} meetings`))
+  console.log(`wrong named owners of matched actions: ${wrongOwners}   speakers named from how they are addressed: ${mappings.right} right, ${mappings.wrong} wrong`)
 }

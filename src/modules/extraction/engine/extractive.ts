@@ -8,6 +8,7 @@ import { clarifyDrafts } from './clarifications.ts'
 import { meetingLocalDate } from './due-dates.ts'
 import { buildPeople, isKnown, samePerson, speakerOf, type People } from './owners.ts'
 import { relateDrafts } from './relations.ts'
+import { inferSpeakerNames, type SpeakerNames } from './speaker-names.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
 import { turnIndexes } from './turns.ts'
@@ -27,6 +28,8 @@ export function extractItems(input: ExtractionInput): ExtractionResult {
   const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
   const people = buildPeople(input)
   const turnOf = turnIndexes(segments)
+  // Voices known as no one ("Speaker 2") named from how the others address them: their actions' owner hint.
+  const speakerNames = inferSpeakerNames(segments, input.participants, people, turnOf)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
   // Each turn as one segment (its first one's id, speaker and language; all its words): mentions count turns.
   const turns: TranscriptSegmentInput[] = []
@@ -39,7 +42,7 @@ export function extractItems(input: ExtractionInput): ExtractionResult {
   const heardIn = heardBySegment(segments)
   const items = [...drafts]
     .sort((a, b) => a.firstSegmentIndex - b.firstSegmentIndex || a.order - b.order)
-    .map((draft) => toItem(draft, keyOf.get(draft)!, confidenceOf(draft, turns, heardIn, people)))
+    .map((draft) => toItem(draft, keyOf.get(draft)!, confidenceOf(draft, turns, heardIn, people), speakerNames))
   const draftRelations = relateDrafts(drafts, nearDuplicates)
   const relations = draftRelations.map((relation) => {
     const fromKey = keyOf.get(relation.from)!
@@ -73,9 +76,11 @@ function itemKey(draft: Draft): string {
   return hashKey(draft.kind, draft.anchor)
 }
 
-function toItem(draft: Draft, key: string, confidence: number): ExtractedItem {
+function toItem(draft: Draft, key: string, confidence: number, speakerNames: SpeakerNames): ExtractedItem {
   const taxonomy = itemTaxonomy[draft.kind]
-  const owner = draft.kind === 'action' ? draft.owner : undefined
+  const said = draft.kind === 'action' ? draft.owner : undefined
+  const inferred = said?.speakerId ? speakerNames.get(said.speakerId) : undefined
+  const owner = said && inferred ? { ...said, name: inferred.name, ...(inferred.accountId ? { accountId: inferred.accountId } : {}) } : said
   return {
     key,
     kind: draft.kind,

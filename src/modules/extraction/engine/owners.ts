@@ -68,7 +68,7 @@ const COMMON_WORDS = new Set([
   'test', 'admin', 'user', 'team', 'support', 'sales', 'ops', 'dev', 'qa', 'bot',
 ])
 
-function aliasesOf(people: Person[]): Alias[] {
+export function aliasesOf(people: Person[]): Alias[] {
   const candidates: { alias: string; person: Person }[] = []
   for (const person of people) {
     const name = person.name?.trim()
