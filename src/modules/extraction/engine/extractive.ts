@@ -10,7 +10,7 @@ import { buildPeople, isKnown, samePerson, speakerOf, type People } from './owne
 import { relateDrafts } from './relations.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
-import { turnIndexes } from './turns.ts'
+import { joinCutSentences, turnIndexes } from './turns.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
 
 const ANSWERED_CONFIDENCE = 0.3
@@ -24,7 +24,7 @@ export const MISHEARD = 0.2
 const MISHEARD_CONFIDENCE = 0.4
 
 export function extractItems(input: ExtractionInput): ExtractionResult {
-  const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
+  const segments = joinCutSentences([...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
   const people = buildPeople(input)
   const turnOf = turnIndexes(segments)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
