@@ -155,7 +155,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body) : -1
+  const letsAt = cues.language !== 'en' || ONLY_A_DATE.test(body) ? -1 : position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body)
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
@@ -191,6 +191,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
+
+const DATE_WORD = String.raw`(?:the|end|of|next|this|week|month|today|tomorrow|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|twenty|thirty|\d{1,2}(?:st|nd|rd|th)?)`
+/** "Let's say by the twenty-second.": a deadline put on what was just taken, not a choice of its own ("let's say the fifteenth" may choose a day). */
+const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|go for)\s+(?:by|before) (?:${DATE_WORD}[\s,-]*)+[.!]?$`)
 
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
