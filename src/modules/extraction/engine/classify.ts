@@ -187,6 +187,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "Right now about forty percent…": the fillers stripped from the body ("right", "now") may be the context.
   const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(body)
   if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
+  // "I want this meeting every week until…": a standing rule put forward, a decision once others agree.
+  if (weakPolicyAt >= 0 && cues.language === 'en' && WANTS_RULE.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.4, isProposal: true }
   if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
@@ -195,6 +197,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
 const DATE_WORD = String.raw`(?:the|end|of|next|this|week|month|today|tomorrow|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|twenty|thirty|\d{1,2}(?:st|nd|rd|th)?)`
 /** "Let's say by the twenty-second.": a deadline put on what was just taken, not a choice of its own ("let's say the fifteenth" may choose a day). */
 const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|go for)\s+(?:by|before) (?:${DATE_WORD}[\s,-]*)+[.!]?$`)
+
+const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
