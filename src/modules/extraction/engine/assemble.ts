@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, answeredChoice, classifyClause, referenceIn, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, answeredChoice, classifyClause, referenceIn, settledAfterYes, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -110,6 +110,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           const summed = summedUpAfterYes(clause, context)
           if (summed) signals.candidate = summed
         }
+        if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
+          const settling = settledAfterYes(clause, context)
+          if (settling && settledBy(state)) signals.candidate = settling
+        }
         if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
           const chosen = answeredChoice(clause, context)
           if (chosen) signals.candidate = chosen
@@ -178,9 +182,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return restated
     }
     // "Fine, all queue configs then." settles the choice just discussed: the same decision.
-    const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
+    const settled = candidate.settles ? settledBy(state) : undefined
     if (settled) {
       merge(settled, candidate, state)
+      settled.confidence = Math.max(settled.confidence, 0.7)
       return settled
     }
     if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
@@ -210,6 +215,12 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /** What "Fine, Postgres then." settles: the decision just discussed, or another speaker's proposal a few turns back. */
+  function settledBy(state: SegmentState): Draft | undefined {
+    return latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
+      ?? latest((draft) => draft.isProposal && draft.lastSegmentIndex >= state.index - 3 && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
   }
 
   function isOnlyName(sentence: string): boolean {

@@ -236,6 +236,17 @@ export function summedUpAfterYes(clause: string, context: ClauseContext): Candid
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
 }
 
+/** "Okay. Yeah. Ten then.": after the turn's own yes, a short "X then" settles what was proposed. */
+const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+\s+then[.!]?$/
+
+export function settledAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  if (cues.language !== 'en') return undefined
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || !THEN_CHOICE.test(body)) return undefined
+  return complete({ kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }, clause, body, context)
+}
+
 const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
 
 // "please leave comments": to whoever listens, unless only two people are talking.
