@@ -198,6 +198,8 @@ const DATE_WORD = String.raw`(?:the|end|of|next|this|week|month|today|tomorrow|m
 /** "Let's say by the twenty-second.": a deadline put on what was just taken, not a choice of its own ("let's say the fifteenth" may choose a day). */
 const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|go for)\s+(?:by|before) (?:${DATE_WORD}[\s,-]*)+[.!]?$`)
 
+const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
+
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
@@ -339,6 +341,8 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
   const referring = Boolean(kinded.referring)
     || (kinded.kind === 'action' && (topicTokens.length === 0 || (hasPronoun && topicTokens.length <= 1)))
     || (explicitlyOpen && (hasPronoun || topicTokens.length <= 2))
+    // "That's a risk for the whole plan": the risk of what was just asked, not a question of its own.
+    || (kinded.semanticType === 'risk' && POINTS_BACK_AT_RISK.test(body))
   const dueDate = kinded.kind === 'action' ? resolveDueDate(clause, cues.language, context.today) : undefined
   if (kinded.needsFutureDate) {
     const todayIso = `${context.today.year}-${String(context.today.month).padStart(2, '0')}-${String(context.today.day).padStart(2, '0')}`
