@@ -176,6 +176,8 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return confirmed
     }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    // "Okay, let's do the grant.": in the meeting's first turn nothing has been discussed yet; a bare "let's…" sets the agenda.
+    if (candidate.kind === 'decision' && state.index === 0 && candidate.confidence <= 0.6 && !candidate.isProposal) return undefined
     const restated = state.confirmedHere
     if (candidate.kind === 'decision' && restated && restated === state.lastTouched && !candidate.addition && !candidate.revision) {
       merge(restated, candidate, state)
