@@ -70,6 +70,8 @@ export function spokenForm(lower: string): string {
     .replace(/(^|[\s,])(?:um+|uh+|erm|er|hmm+|mm+)(?=[\s,.!?]|$)[,]?/g, '$1')
     .replace(/(?<!\b(?:do|did|does|don't|didn't|would|if|as|what|who|whether|you|ya)\s)\byou know\b,?\s*/g, '')
     .replace(/\b([a-z]+(?:'[a-z]+)?)(?:,?\s+\1\b)+/g, '$1')
+    // pocketsphinx hears a clipped "I'll" as "by all" ("by all draft the letter"); "by all means/accounts" stay.
+    .replace(/(^|[.!?,]\s+|\s)by all (?!means\b|accounts\b|of\b|the\b|these\b|those\b|this\b|that\b|our\b|their\b|your\b|my\b|its\b|his\b|her\b|them\b|us\b|you\b|me\b|counts\b|standards\b|[a-z]+ed\b|[a-z]+s\b)(?=[a-z]+\b)/g, "$1i'll ")
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.!?])/g, '$1')
     .trim()
