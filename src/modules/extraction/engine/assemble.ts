@@ -205,7 +205,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       }
     }
     if (candidate.kind === 'question' && candidate.referring) {
-      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - 2)
+      // "Let's keep it on the list." may close a question asked three turns back, with its answers between.
+      const reach = candidate.explicitlyOpen ? 3 : 2
+      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - reach)
       if (asked) {
         merge(asked, candidate, state)
         return asked
