@@ -15,6 +15,8 @@ import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
 const REQUEST_TAKES_OPEN = 0.5
+/** A clause that is only "let's …" (after a filler): how a meeting's first turn sets its agenda. */
+const AGENDA_LETS = /^(?:(?:okay|ok|so|right|alright|all right|well|good|morning)[,.!]?\s+)*let(?:'s| us)\b/i
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -177,7 +179,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     }
     if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
     // "Okay, let's do the grant.": in the meeting's first turn nothing has been discussed yet; a bare "let's…" sets the agenda.
-    if (candidate.kind === 'decision' && state.index === 0 && candidate.confidence <= 0.6 && !candidate.isProposal) return undefined
+    if (candidate.kind === 'decision' && state.index === 0 && candidate.confidence <= 0.6 && !candidate.isProposal && AGENDA_LETS.test(candidate.text)) return undefined
     const restated = state.confirmedHere
     if (candidate.kind === 'decision' && restated && restated === state.lastTouched && !candidate.addition && !candidate.revision) {
       merge(restated, candidate, state)
