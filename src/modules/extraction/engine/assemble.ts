@@ -177,7 +177,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       if (!confirmed) state.isAgreementPending = true
       return confirmed
     }
-    if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    if (candidate.kind === 'action') {
+      const action = placeAction(candidate, anchor, state)
+      takenUp(action, state)
+      return action
+    }
     // "Okay, let's do the grant.": in the meeting's first turn nothing has been discussed yet; a bare "let's…" sets the agenda.
     if (candidate.kind === 'decision' && state.index === 0 && candidate.confidence <= 0.6 && !candidate.isProposal && AGENDA_LETS.test(candidate.text)) return undefined
     const restated = state.confirmedHere
@@ -221,6 +225,23 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /**
+   * "Let's ask for an expedited review." — "Sure, I'll submit it and request expedited.": a bare "let's" that
+   * another speaker then takes on was work handed out, not a decision; it becomes part of that action.
+   */
+  function takenUp(action: Draft, state: SegmentState): void {
+    if (!samePerson(action.mentions[action.mentions.length - 1]?.speaker, state.speaker)) return
+    const handedOut = latest((draft) => draft.kind === 'decision' && Boolean(draft.isLetsOnly) && draft.mentions.length === 1
+      && draft.lastSegmentIndex >= state.index - 2 && draft.lastSegmentIndex < state.index
+      && !samePerson(draft.mentions[0]?.speaker, state.speaker) && overlapCoefficient(draft.topic, action.topic) > 0)
+    if (!handedOut) return
+    handedOut.confidence = 0.2
+    handedOut.isLetsOnly = false
+    action.mentions.push(...handedOut.mentions)
+    action.firstSegmentIndex = Math.min(action.firstSegmentIndex, handedOut.firstSegmentIndex)
+    addInto(action.topic, handedOut.topic)
   }
 
   /** What "Fine, Postgres then." settles: the decision just discussed, or another speaker's proposal a few turns back. */
@@ -453,6 +474,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
       ...(candidate.isRequest && candidate.owner.mode === 'addressee' && !candidate.owner.person ? { requestGuessed: true } : {}),
       ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
+      ...(candidate.letsOnly ? { isLetsOnly: true } : {}),
     }
     merge(draft, candidate, state)
     drafts.push(draft)

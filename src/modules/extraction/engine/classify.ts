@@ -38,6 +38,8 @@ export type Candidate = {
   asksWhenOf?: Person
   addition: boolean
   revision: boolean
+  /** Only a bare "let's <do something>" ("let's ask for an expedited review"). */
+  letsOnly?: boolean
   /** "Fine, all queue configs then": settles the choice under discussion. */
   settles?: boolean
   choiceObject?: string
@@ -167,7 +169,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (decisionAt >= 0) {
     const isPolicy = policyAt >= 0 || weakPolicyAt >= 0
     const confidence = strongAt >= 0 ? 0.85 : policyAt >= 0 || choiceAt >= 0 ? 0.75 : 0.6
-    return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
+    const letsOnly = decisionAt === letsAt && strongAt < 0 && choiceAt < 0 && policyAt < 0 && conditionalAt < 0 && weakPolicyAt < 0
+    return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence, ...(letsOnly ? { letsOnly: true } : {}) }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
   if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
@@ -374,6 +377,7 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     revision: cues.revision.test(body),
     ...(choice ? { choiceObject: choice } : {}),
     ...(kinded.settles ? { settles: true } : {}),
+    ...(kinded.letsOnly ? { letsOnly: true } : {}),
     ...(dependencyText ? { dependencyText } : {}),
     ...(dueDate ? { dueDate } : {}),
   }
