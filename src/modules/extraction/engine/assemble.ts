@@ -17,6 +17,7 @@ const NEAR_DUPLICATE = 0.45
 const REQUEST_TAKES_OPEN = 0.5
 /** A clause that is only "let's …" (after a filler): how a meeting's first turn sets its agenda. */
 const AGENDA_LETS = /^(?:(?:okay|ok|so|right|alright|all right|well|good|morning)[,.!]?\s+)*let(?:'s| us)\b/i
+const BARE_FINE = /^fine[.!]?$/i
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -132,6 +133,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         const saidSomething = Boolean(signals.candidate && (!signals.candidate.referring || keptOpen))
         state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
         state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
+        // A bare "Fine." agrees with nothing in particular: what the turn says next is what was agreed ("Fine. Twenty-five minutes then.").
+        if (!signals.candidate && !signals.confirmation && BARE_FINE.test(clause.trim())) {
+          state.isAgreementPending = true
+          state.wasAgreeing = true
+        }
         state.clausesSeen += 1
         state.previousClause = clause
       })
