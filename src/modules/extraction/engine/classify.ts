@@ -214,7 +214,7 @@ const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|s
 const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
-const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
+const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|yes)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
 
 /** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
 const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
