@@ -351,7 +351,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const overlap = overlapCoefficient(candidate.topic, open.topic)
       const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase())
         || (candidate.isRequest ? overlap >= REQUEST_TAKES_OPEN : overlap > 0)
-      if ((isAdjacent && owner && !candidate.isRequest) || isRelated) {
+      // "We have to tell people why it's late." … "I'll draft the letter.": who raised the work takes it.
+      const raisedIt = Boolean(owner) && !candidate.isRequest && samePerson(open.mentions[0]?.speaker, state.speaker)
+      if ((isAdjacent && owner && !candidate.isRequest) || raisedIt || isRelated) {
         merge(open, candidate, state)
         if (owner) {
           open.owner = owner
