@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, answeredChoice, classifyClause, referenceIn, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, answeredChoice, classifyClause, referenceIn, settledAfterYes, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -15,6 +15,9 @@ import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
 const REQUEST_TAKES_OPEN = 0.5
+/** A clause that is only "let's …" (after a filler): how a meeting's first turn sets its agenda. */
+const AGENDA_LETS = /^(?:(?:okay|ok|so|right|alright|all right|well|good|morning)[,.!]?\s+)*let(?:'s| us)\b/i
+const BARE_FINE = /^fine[.!]?$/i
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -110,6 +113,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           const summed = summedUpAfterYes(clause, context)
           if (summed) signals.candidate = summed
         }
+        if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
+          const settling = settledAfterYes(clause, context)
+          if (settling && settledBy(state)) signals.candidate = settling
+        }
         if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
           const chosen = answeredChoice(clause, context)
           if (chosen) signals.candidate = chosen
@@ -126,6 +133,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         const saidSomething = Boolean(signals.candidate && (!signals.candidate.referring || keptOpen))
         state.lastCreated = drafts.length > count ? drafts[drafts.length - 1] : saidSomething ? touched : undefined
         state.wasAgreeing = !signals.candidate && (signals.acceptance || signals.confirmation)
+        // A bare "Fine." agrees with nothing in particular: what the turn says next is what was agreed ("Fine. Twenty-five minutes then.").
+        if (!signals.candidate && !signals.confirmation && BARE_FINE.test(clause.trim())) {
+          state.isAgreementPending = true
+          state.wasAgreeing = true
+        }
         state.clausesSeen += 1
         state.previousClause = clause
       })
@@ -171,16 +183,23 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       if (!confirmed) state.isAgreementPending = true
       return confirmed
     }
-    if (candidate.kind === 'action') return placeAction(candidate, anchor, state)
+    if (candidate.kind === 'action') {
+      const action = placeAction(candidate, anchor, state)
+      takenUp(action, state)
+      return action
+    }
+    // "Okay, let's do the grant.": in the meeting's first turn nothing has been discussed yet; a bare "let's…" sets the agenda.
+    if (candidate.kind === 'decision' && state.index === 0 && candidate.confidence <= 0.6 && !candidate.isProposal && AGENDA_LETS.test(candidate.text)) return undefined
     const restated = state.confirmedHere
     if (candidate.kind === 'decision' && restated && restated === state.lastTouched && !candidate.addition && !candidate.revision) {
       merge(restated, candidate, state)
       return restated
     }
     // "Fine, all queue configs then." settles the choice just discussed: the same decision.
-    const settled = candidate.settles ? latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2) : undefined
+    const settled = candidate.settles ? settledBy(state) : undefined
     if (settled) {
       merge(settled, candidate, state)
+      settled.confidence = Math.max(settled.confidence, 0.7)
       return settled
     }
     if (candidate.kind === 'decision' && (signals.acceptance || signals.confirmation || state.wasAgreeing)) {
@@ -198,7 +217,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       }
     }
     if (candidate.kind === 'question' && candidate.referring) {
-      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - 2)
+      // "Let's keep it on the list." may close a question asked three turns back, with its answers between.
+      const reach = candidate.explicitlyOpen ? 3 : 2
+      const asked = latest((draft) => draft.kind === 'question' && draft.lastSegmentIndex >= state.index - reach)
       if (asked) {
         merge(asked, candidate, state)
         return asked
@@ -210,6 +231,29 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       return previous
     }
     return dedupeOrCreate(candidate, anchor, state)
+  }
+
+  /**
+   * "Let's ask for an expedited review." — "Sure, I'll submit it and request expedited.": a bare "let's" that
+   * another speaker then takes on was work handed out, not a decision; it becomes part of that action.
+   */
+  function takenUp(action: Draft, state: SegmentState): void {
+    if (!samePerson(action.mentions[action.mentions.length - 1]?.speaker, state.speaker)) return
+    const handedOut = latest((draft) => draft.kind === 'decision' && Boolean(draft.isLetsOnly) && draft.mentions.length === 1
+      && draft.lastSegmentIndex >= state.index - 2 && draft.lastSegmentIndex < state.index
+      && !samePerson(draft.mentions[0]?.speaker, state.speaker) && overlapCoefficient(draft.topic, action.topic) > 0)
+    if (!handedOut) return
+    handedOut.confidence = 0.2
+    handedOut.isLetsOnly = false
+    action.mentions.push(...handedOut.mentions)
+    action.firstSegmentIndex = Math.min(action.firstSegmentIndex, handedOut.firstSegmentIndex)
+    addInto(action.topic, handedOut.topic)
+  }
+
+  /** What "Fine, Postgres then." settles: the decision just discussed, or another speaker's proposal a few turns back. */
+  function settledBy(state: SegmentState): Draft | undefined {
+    return latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
+      ?? latest((draft) => draft.isProposal && draft.lastSegmentIndex >= state.index - 3 && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
   }
 
   function isOnlyName(sentence: string): boolean {
@@ -307,7 +351,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const overlap = overlapCoefficient(candidate.topic, open.topic)
       const isRelated = candidate.referring || candidate.claim || state.cues.pronoun.test(candidate.text.toLowerCase())
         || (candidate.isRequest ? overlap >= REQUEST_TAKES_OPEN : overlap > 0)
-      if ((isAdjacent && owner && !candidate.isRequest) || isRelated) {
+      // "We have to tell people why it's late." … "I'll draft the letter.": who raised the work takes it.
+      const raisedIt = Boolean(owner) && !candidate.isRequest && samePerson(open.mentions[0]?.speaker, state.speaker)
+      if ((isAdjacent && owner && !candidate.isRequest) || raisedIt || isRelated) {
         merge(open, candidate, state)
         if (owner) {
           open.owner = owner
@@ -436,6 +482,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       ...(candidate.isRequest && owner ? { requestTo: owner } : {}),
       ...(candidate.isRequest && candidate.owner.mode === 'addressee' && !candidate.owner.person ? { requestGuessed: true } : {}),
       ...(candidate.choiceObject ? { choiceObject: candidate.choiceObject } : {}),
+      ...(candidate.letsOnly ? { isLetsOnly: true } : {}),
     }
     merge(draft, candidate, state)
     drafts.push(draft)

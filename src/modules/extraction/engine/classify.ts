@@ -38,6 +38,8 @@ export type Candidate = {
   asksWhenOf?: Person
   addition: boolean
   revision: boolean
+  /** Only a bare "let's <do something>" ("let's ask for an expedited review"). */
+  letsOnly?: boolean
   /** "Fine, all queue configs then": settles the choice under discussion. */
   settles?: boolean
   choiceObject?: string
@@ -70,6 +72,8 @@ export function spokenForm(lower: string): string {
     .replace(/(^|[\s,])(?:um+|uh+|erm|er|hmm+|mm+)(?=[\s,.!?]|$)[,]?/g, '$1')
     .replace(/(?<!\b(?:do|did|does|don't|didn't|would|if|as|what|who|whether|you|ya)\s)\byou know\b,?\s*/g, '')
     .replace(/\b([a-z]+(?:'[a-z]+)?)(?:,?\s+\1\b)+/g, '$1')
+    // pocketsphinx hears a clipped "I'll" as "by all" ("by all draft the letter"); "by all means/accounts" stay.
+    .replace(/(^|[.!?,]\s+|\s)by all (?!means\b|accounts\b|of\b|the\b|these\b|those\b|this\b|that\b|our\b|their\b|your\b|my\b|its\b|his\b|her\b|them\b|us\b|you\b|me\b|counts\b|standards\b|[a-z]+ed\b|[a-z]+s\b)(?=[a-z]+\b)/g, "$1i'll ")
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.!?])/g, '$1')
     .trim()
@@ -155,7 +159,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language === 'en' ? position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body) : -1
+  const letsAt = cues.language !== 'en' || ONLY_A_DATE.test(body) ? -1 : position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body)
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
@@ -165,7 +169,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (decisionAt >= 0) {
     const isPolicy = policyAt >= 0 || weakPolicyAt >= 0
     const confidence = strongAt >= 0 ? 0.85 : policyAt >= 0 || choiceAt >= 0 ? 0.75 : 0.6
-    return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence }
+    const letsOnly = decisionAt === letsAt && strongAt < 0 && choiceAt < 0 && policyAt < 0 && conditionalAt < 0 && weakPolicyAt < 0
+    return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence, ...(letsOnly ? { letsOnly: true } : {}) }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
   if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
@@ -187,10 +192,20 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "Right now about forty percent…": the fillers stripped from the body ("right", "now") may be the context.
   const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(body)
   if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
+  // "I want this meeting every week until…": a standing rule put forward, a decision once others agree.
+  if (weakPolicyAt >= 0 && cues.language === 'en' && WANTS_RULE.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.4, isProposal: true }
   if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
+
+const DATE_WORD = String.raw`(?:the|end|of|next|this|week|month|today|tomorrow|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|twenty|thirty|\d{1,2}(?:st|nd|rd|th)?)`
+/** "Let's say by the twenty-second.": a deadline put on what was just taken, not a choice of its own ("let's say the fifteenth" may choose a day). */
+const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|go for)\s+(?:by|before) (?:${DATE_WORD}[\s,-]*)+[.!]?$`)
+
+const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
+
+const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
@@ -199,7 +214,7 @@ const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|s
 const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
-const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then[.!]?$/
+const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|yes)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
 
 /** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
 const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
@@ -226,6 +241,17 @@ export function summedUpAfterYes(clause: string, context: ClauseContext): Candid
   if (!body || !OPENS_WITH_AMOUNT.test(body) || !isSummary(body)) return undefined
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
+}
+
+/** "Okay. Yeah. Ten then.": after the turn's own yes, a short "X then" settles what was proposed. */
+const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
+
+export function settledAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  if (cues.language !== 'en') return undefined
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body || !THEN_CHOICE.test(body)) return undefined
+  return complete({ kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }, clause, body, context)
 }
 
 const WORDED_QUESTION = /^(?:who|what|why|how|when|where|which|whose|is there|are there|does anyone|do we know|did anyone|has anyone|can (?:someone|anyone|somebody) (?:tell|confirm|check|explain)|could (?:someone|anyone) (?:tell|confirm|explain)|do you know|any (?:idea|news|update))\b/
@@ -320,6 +346,8 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
   const referring = Boolean(kinded.referring)
     || (kinded.kind === 'action' && (topicTokens.length === 0 || (hasPronoun && topicTokens.length <= 1)))
     || (explicitlyOpen && (hasPronoun || topicTokens.length <= 2))
+    // "That's a risk for the whole plan": the risk of what was just asked, not a question of its own.
+    || (kinded.semanticType === 'risk' && POINTS_BACK_AT_RISK.test(body))
   const dueDate = kinded.kind === 'action' ? resolveDueDate(clause, cues.language, context.today) : undefined
   if (kinded.needsFutureDate) {
     const todayIso = `${context.today.year}-${String(context.today.month).padStart(2, '0')}-${String(context.today.day).padStart(2, '0')}`
@@ -349,6 +377,7 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     revision: cues.revision.test(body),
     ...(choice ? { choiceObject: choice } : {}),
     ...(kinded.settles ? { settles: true } : {}),
+    ...(kinded.letsOnly ? { letsOnly: true } : {}),
     ...(dependencyText ? { dependencyText } : {}),
     ...(dueDate ? { dueDate } : {}),
   }

@@ -32,6 +32,8 @@ export type Draft = {
   isRevision: boolean
   isExplicitlyOpen: boolean
   isProposal: boolean
+  /** Said only as a bare "let's <do something>": the work itself when someone then takes it. */
+  isLetsOnly?: boolean
   asksWhen: boolean
   asksWhenOf?: Person
   dependencyText?: string

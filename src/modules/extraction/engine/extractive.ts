@@ -11,7 +11,7 @@ import { relateDrafts } from './relations.ts'
 import { inferSpeakerNames, type SpeakerNames } from './speaker-names.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
-import { turnIndexes } from './turns.ts'
+import { joinCutSentences, turnIndexes } from './turns.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
 
 const ANSWERED_CONFIDENCE = 0.3
@@ -25,7 +25,7 @@ export const MISHEARD = 0.2
 const MISHEARD_CONFIDENCE = 0.4
 
 export function extractItems(input: ExtractionInput): ExtractionResult {
-  const segments = [...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs)
+  const segments = joinCutSentences([...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
   const people = buildPeople(input)
   const turnOf = turnIndexes(segments)
   // Voices known as no one ("Speaker 2") named from how the others address them: their actions' owner hint.

@@ -176,3 +176,49 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(items.filter((item) => item.kind === 'question').map((item) => item.sourceSegmentIds[0])).toEqual(['s1.0', 's3.0'])
   })
 })
+
+describe('extractive engine, seventh pass: put-offs, dates and state changes', () => {
+  it('reads a yes cut across two voices as one sentence, not as "Me." claiming work', () => {
+    const input = recognized(meeting([
+      ['alice', 'So from now on every invoice gets a second reviewer.'],
+      ['bob', 'Fine by.'],
+      ['alice', 'Me.'],
+    ]))
+    // diarization put the tail of Bob's sentence under Alice, right after it
+    input.segments[2] = { ...input.segments[2]!, startMs: input.segments[1]!.endMs + 200, endMs: input.segments[1]!.endMs + 600 }
+    const items = visible(input)
+    expect(items.map((item) => item.kind)).toEqual(['decision'])
+    expect(items[0]!.sourceSegmentIds).toEqual(['s1.0', 's2.0'])
+  })
+
+  it('takes put-offs and a deadline said alone for what they are, not for decisions', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'Who is writing the vendor summary?'],
+      ['bob', "I'll do it. Let's say by the ninth."],
+      ['carol', 'Can we even use their sandbox for testing?'],
+      ['alice', "Let's hold that one and think about it."],
+    ])))
+    expect(items.filter((item) => item.kind === 'decision')).toEqual([])
+    expect(items.filter((item) => item.kind === 'question').map((item) => item.sourceSegmentIds)).toEqual([['s3.0', 's4.0']])
+  })
+
+  it('reads "X stays", "we\'re not waiting" and a short "X then" after a yes as decisions', () => {
+    const items = visible(recognized(meeting([
+      ['alice', 'So the launch date stays?'],
+      ['bob', "It stays. We're not moving it for one missing screen."],
+      ['carol', "I'd actually cut the pilot to three teams."],
+      ['bob', 'Why three?'],
+      ['carol', 'Fewer handoffs.'],
+      ['bob', 'Okay. Yeah. Three then.'],
+    ])))
+    expect(items.filter((item) => item.kind === 'decision').map((item) => item.sourceSegmentIds[0])).toEqual(['s2.0', 's2.1', 's3.0'])
+  })
+
+  it('merges a bare "let\'s <do X>" into the action someone then takes', () => {
+    const items = visible(meeting([
+      ['alice', "Let's ask the vendor for a discount on the renewal."],
+      ['bob', "Sure, I'll ask them for the discount tomorrow."],
+    ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }] }))
+    expect(items.map((item) => item.kind)).toEqual(['action'])
+  })
+})

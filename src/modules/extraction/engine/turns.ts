@@ -19,3 +19,25 @@ export function turnIndexes(segments: TranscriptSegmentInput[]): number[] {
   })
   return turns
 }
+
+/** A recognized sentence ending on a preposition ("Fine by.", "Works for."). */
+const DANGLING = /\b(?:by|for|with|to)[.!]?$/i
+/** Its last word or two, given to the next voice ("Me.", "For me."). */
+const TAIL = /^(?:(?:by|for|with|to) )?(?:me|us|you|them|it|that)[.!]?$/i
+
+/**
+ * A sentence cut across two voices by diarization ("Fine by." / "Me."): the tail joins the sentence it
+ * ends, so the yes reads as a yes and "Me." is not a claim. Recognized segments only (typed ones carry
+ * no confidence).
+ */
+export function joinCutSentences(segments: TranscriptSegmentInput[]): TranscriptSegmentInput[] {
+  const joined: TranscriptSegmentInput[] = []
+  for (const segment of segments) {
+    const previous = joined[joined.length - 1]
+    if (previous && typeof segment.confidence === 'number' && typeof previous.confidence === 'number'
+      && DANGLING.test(previous.text.trim()) && TAIL.test(segment.text.trim()) && segment.startMs - previous.endMs <= TURN_PAUSE_MS) {
+      joined[joined.length - 1] = { ...previous, text: `${previous.text.trim().replace(/[.!]$/, '')} ${segment.text.trim().toLowerCase()}`, endMs: segment.endMs }
+    } else joined.push(segment)
+  }
+  return joined
+}
