@@ -56,9 +56,10 @@ const MARKS: Mark[] = [chineseMonths, events]
 
 /** A Chinese numeral (十九, 两, 二百三十, 1.5). */
 const NUMERAL = '[\\d.一二三四五六七八九十两百千万半几多]'
+/** "How much commission did we pay…", "What would X have cost?" (tenth pass: up to two words between how much and the verb, and what … cost) want money too. */
 /** Money: a currency, an amount in thousands, a percentage (more than now), a numeral with 元 / 块 / 万 / 百 (每人六百五). */
 const MONEY = new RegExp(`[$£€¥]|\\b(dollars?|pounds?|euros?|bucks|grand|cents?|hundred|thousand|million|percent)\\b|\\d+\\s?k\\b|%|${NUMERAL}(元|块|钱|毛|角|万|千|百)`, 'iu')
-const MONEY_ASKED = /\bhow much (money|cash)\b|\bhow much (did|does|do|will|would|is|was|are|were)\b.*\b(costs?|pay|paying|paid|charg\w*|quot\w*|spen[dt]\w*|price)\b|多少钱|价格|价钱|报价|费用是多少|花了多少|收多少/i
+const MONEY_ASKED = /\bhow much (money|cash)\b|\bhow much( [a-z]+){0,2} (did|does|do|will|would|is|was|are|were)\b.*\b(costs?|pay|paying|paid|charg\w*|quot\w*|spen[dt]\w*|price)\b|\bwhat (did|does|do|will|would|is|was|are|were)\b.*\b(cost|charge|pay)\b|多少钱|价格|价钱|报价|费用是多少|花了多少|收多少/i
 /** 几年 / 多少单 / 几场: what is counted must be said with the answer (a measure word, or the thing). */
 const CHINESE_COUNTED = /(?:多少|几)个?([年天月周次场人单辆件台家份本条遍轮])/u
 const COUNTED_AS: Record<string, string> = { 天: '[天日号]', 周: '(周|星期|礼拜)', 人: '[人名位个]' }
