@@ -91,8 +91,10 @@ export function questionDetails(question: string): Details {
   for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
   for (const kind of MARKS) for (const value of kind(text)) details.marked.push({ value, kind })
   if (MONEY_ASKED.test(text)) details.wants.push(MONEY)
-  const measure = CHINESE_COUNTED.exec(text)?.[1]
-  if (measure) details.wants.push(saidCounted(measure))
+  const countedBy = CHINESE_COUNTED.exec(text)
+  const measure = countedBy?.[1]
+  // 几个月 counts months (三个月); 几月 asks which month (一月): a month's name does not answer the first.
+  if (measure) details.wants.push(measure === '月' && countedBy![0].includes('个') ? new RegExp(`${NUMERAL}个月`, 'u') : saidCounted(measure))
   const asked = chineseAsked(text)
   if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
   const counted = COUNTED.exec(text)?.[1]
