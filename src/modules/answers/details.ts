@@ -56,9 +56,10 @@ const MARKS: Mark[] = [chineseMonths, events]
 
 /** A Chinese numeral (十九, 两, 二百三十, 1.5). */
 const NUMERAL = '[\\d.一二三四五六七八九十两百千万半几多]'
+/** "How much commission did we pay…", "What would X have cost?" (tenth pass: up to two words between how much and the verb, and what … cost) want money too. */
 /** Money: a currency, an amount in thousands, a percentage (more than now), a numeral with 元 / 块 / 万 / 百 (每人六百五). */
 const MONEY = new RegExp(`[$£€¥]|\\b(dollars?|pounds?|euros?|bucks|grand|cents?|hundred|thousand|million|percent)\\b|\\d+\\s?k\\b|%|${NUMERAL}(元|块|钱|毛|角|万|千|百)`, 'iu')
-const MONEY_ASKED = /\bhow much (money|cash)\b|\bhow much (did|does|do|will|would|is|was|are|were)\b.*\b(costs?|pay|paying|paid|charg\w*|quot\w*|spen[dt]\w*|price)\b|多少钱|价格|价钱|报价|费用是多少|花了多少|收多少/i
+const MONEY_ASKED = /\bhow much (money|cash)\b|\bhow much( [a-z]+){0,2} (did|does|do|will|would|is|was|are|were)\b.*\b(costs?|pay|paying|paid|charg\w*|quot\w*|spen[dt]\w*|price)\b|\bwhat (did|does|do|will|would|is|was|are|were)\b.*\b(cost|charge|pay)\b|多少钱|价格|价钱|报价|费用是多少|花了多少|收多少/i
 /** 几年 / 多少单 / 几场: what is counted must be said with the answer (a measure word, or the thing). */
 const CHINESE_COUNTED = /(?:多少|几)个?([年天月周次场人单辆件台家份本条遍轮])/u
 const COUNTED_AS: Record<string, string> = { 天: '[天日号]', 周: '(周|星期|礼拜)', 人: '[人名位个]' }
@@ -90,8 +91,10 @@ export function questionDetails(question: string): Details {
   for (const match of text.matchAll(CHINESE_NAMES)) details.names.push(contentTokens(match[0]))
   for (const kind of MARKS) for (const value of kind(text)) details.marked.push({ value, kind })
   if (MONEY_ASKED.test(text)) details.wants.push(MONEY)
-  const measure = CHINESE_COUNTED.exec(text)?.[1]
-  if (measure) details.wants.push(saidCounted(measure))
+  const countedBy = CHINESE_COUNTED.exec(text)
+  const measure = countedBy?.[1]
+  // 几个月 counts months (三个月); 几月 asks which month (一月): a month's name does not answer the first.
+  if (measure) details.wants.push(measure === '月' && countedBy![0].includes('个') ? new RegExp(`${NUMERAL}个月`, 'u') : saidCounted(measure))
   const asked = chineseAsked(text)
   if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
   const counted = COUNTED.exec(text)?.[1]

@@ -73,6 +73,14 @@ describe('answer ranking', () => {
     expect(years.head).toContain('合同')
     expect(keepsDetails(years, { ...passage('明年的合同还没谈。'), tokens: new Set(['合同']) })).toBe(false)
     expect(keepsDetails(years, { ...passage('合同签两年。'), tokens: new Set(['合同']) })).toBe(true)
+    // 几个月 counts months: a month's name (一月) is no count, 三个月 is; 几月 asks which month
+    expect(keepsDetails(questionDetails('奖金按几个月的工资发？'), passage('跟一月的工资一起发。'))).toBe(false)
+    expect(keepsDetails(questionDetails('奖金按几个月的工资发？'), passage('按三个月的工资发。'))).toBe(true)
+    expect(keepsDetails(questionDetails('奖金几月发？'), passage('跟一月的工资一起发。'))).toBe(true)
+    // what … cost / how much X did … pay want money
+    expect(keepsDetails(questionDetails('What would the shared drive option have cost?'), passage('The other is the shared drive for everyone.'))).toBe(false)
+    expect(keepsDetails(questionDetails('How much commission did we pay on that deal?'), passage('We paid out on a three-year deal and they churned.'))).toBe(false)
+    expect(keepsDetails(questionDetails('How much commission did we pay on that deal?'), passage('We paid forty thousand pounds on it.'))).toBe(true)
   })
 
   it('reads a question with words the transcript uses for the same thing', () => {

@@ -266,9 +266,39 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
     if (OPENER.test(unit.text)) unit.lexicalScore -= 0.3
     else if (isQuestion(unit.text)) unit.lexicalScore -= 0.15
   }
+  subjectMeeting(slots, units)
   settle(question, units)
   decide(question, units)
   return rescore(units, tuning)
+}
+
+/** A meeting whose found passages and title hold this much less of the question than the best meeting's… */
+const MEETING_GAP = 0.15
+/** …costs its passages this much per share of the question it lacks beyond the gap. */
+const MEETING_PENALTY = 0.5
+const MEETING_FLOOR = 0.8
+/**
+ * The answer comes from one meeting: the one whose passages (everything the search found in it) and
+ * title jointly hold the question's subject. A passage of another meeting that shares a few of the
+ * question's words ("Let's go with CityShift then." for a printing question) ranks lower. One
+ * coverage per meeting; units outside meetings (work objects, memory) are left as ranked.
+ */
+function subjectMeeting(slots: Slot[], units: Unit[]): void {
+  const shares = new Map<string, number>()
+  for (const unit of units) {
+    const session = unit.source.kind === 'segment' ? unit.source.sessionId : undefined
+    if (!session || shares.has(session) || !unit.meeting) continue
+    shares.set(session, coverage(slots, new Set([...unit.meeting, ...(unit.title ?? [])]), undefined, undefined))
+  }
+  if (shares.size < 2 || Math.max(...shares.values()) < MEETING_FLOOR) return
+  const best = Math.max(...shares.values())
+  for (const unit of units) {
+    const share = unit.source.kind === 'segment' && unit.source.sessionId ? shares.get(unit.source.sessionId) : undefined
+    if (share !== undefined && share < best - MEETING_GAP) {
+      unit.lexicalScore! -= MEETING_PENALTY * (best - MEETING_GAP - share)
+      unit.coverage -= MEETING_PENALTY * (best - MEETING_GAP - share)
+    }
+  }
 }
 
 /** A following turn still speaks of the subject when its coverage is this share of the setup's or more. */
