@@ -26,7 +26,8 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   'held-out-2': { answerable: 0.92, unanswerable: 0.66 },
   // 18/33 and 10/11 since the twelve meetings sealed with held-out-5 joined as distractors (was 20/33, 11/11);
   // 19/33 with the sixth pass (the turn that settles a subject); 21/33 with the seventh; 22/33 with the eighth
-  'held-out-3': { answerable: 0.66, unanswerable: 0.9 },
+  // 21/33 since the meetings sealed with answers held-out-9 and extraction held-out-5 joined as distractors (was 22/33)
+  'held-out-3': { answerable: 0.63, unanswerable: 0.9 },
   // 15/29 once held-out-6's meetings joined as distractors; 16/29 with the seventh pass; 18/29 with the eighth
   // 19/29 with the ninth; unanswerable 8/10 with the tenth (a what-… cost question wants money)
   'held-out-4': { answerable: 0.65, unanswerable: 0.79 },
@@ -34,7 +35,8 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // unanswerable 9/13 since held-out-7's meetings joined as distractors (was 11/13)
   // 15/33 with the eighth pass
   // 16/33 with the ninth
-  'held-out-5': { answerable: 0.48, unanswerable: 0.69 },
+  // 15/33 since the meetings sealed with answers held-out-9 and extraction held-out-5 joined as distractors (was 16/33)
+  'held-out-5': { answerable: 0.45, unanswerable: 0.69 },
   // its first and only unseen run: 19/33 = 0.58, 7/12 = 0.58; seen since, the seventh pass: 22/33; the eighth: 24/33, 9/12
   // 26/33 with the ninth
   'held-out-6': { answerable: 0.78, unanswerable: 0.75 },
@@ -43,6 +45,8 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   'held-out-7': { answerable: 0.48, unanswerable: 0.66 },
   // its first and only unseen run (commit af982d9, the ninth pass): 9/33 = 0.27, 4/12 = 0.33; seen since, the tenth pass: 9/33, 6/12
   'held-out-8': { answerable: 0.27, unanswerable: 0.5 },
+  // its first and only unseen run (commit b48a4dd, the tenth pass): 12/33 = 0.36, 2/12 = 0.17
+  'held-out-9': { answerable: 0.36, unanswerable: 0.16 },
 }
 
 describe('answer quality on the labelled questions', () => {
