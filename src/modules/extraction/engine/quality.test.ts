@@ -21,6 +21,8 @@ const FLOORS = {
   'held-out-2': { action: 0.87, decision: 0.88, overall: 0.87 },
   'held-out-3': { action: 0.88, decision: 0.89, overall: 0.88 },
   'held-out-4': { action: 0.94, decision: 0.92, overall: 0.89 },
+  // held-out-5: its first and only unseen run (commit 3f7c41d) 0.893 / 0.667 / 0.721
+  'held-out-5': { action: 0.88, decision: 0.65, overall: 0.71 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
