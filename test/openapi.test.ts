@@ -17,6 +17,7 @@ type Document = {
   paths: Record<string, Record<string, Operation>>
   components: { schemas?: Record<string, { required?: string[] }>; securitySchemes?: Record<string, Record<string, string>> }
 }
+type Schema = { $ref?: string; properties?: Record<string, unknown>; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema }
 type Entry = { method: string; path: string; operation: Operation }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'])
@@ -36,6 +37,52 @@ function operationsOf(document: Document): Entry[] {
   return Object.entries(document.paths).flatMap(([route, item]) => Object.entries(item)
     .filter(([method]) => HTTP_METHODS.has(method))
     .map(([method, operation]) => ({ method: method.toUpperCase(), path: route, operation })))
+}
+
+/** The request and result fields interface.md names (backquoted) for each operation. */
+const INTERFACE_FIELDS: Record<string, { request?: string[]; result?: string[] }> = {
+  'PUT /v1/account/voice-profile/enrollments/{enrollmentId}': { request: ['modelVersion', 'embeddings', 'expectedRevision'] },
+  'POST /v1/sessions/{sessionId}/speakers/{speakerId}/voice-opt-out': { result: ['optedOut', 'deletedIdentity'] },
+  'POST /v1/workspace/voice-identities/{identityId}/merge': { request: ['targetIdentityId'] },
+  'POST /v1/workspace/voice-identities/{identityId}/split': { request: ['sessionId', 'speakerId'] },
+  'POST /v1/sessions': { request: ['captureMode'], result: ['conversationId', 'websocketURL', 'workWebsocketURL', 'reusedExisting'] },
+  'POST /v1/sessions/{sessionId}/audio': { result: ['accepted', 'chunkId', 'duplicate'] },
+  'GET /v1/sessions/{sessionId}/share': { result: ['shareToken', 'shareURL', 'permission', 'expiresAt'] },
+  'POST /v1/sessions/{sessionId}/transcript-summary': { request: ['segmentId', 'itemText', 'locale'], result: ['status', 'summary', 'generatedBy'] },
+  'GET /v1/shares/{shareToken}': { result: ['permission', 'expiresAt'] },
+  'POST /v1/shares/{shareToken}/comments': { request: ['workObjectId', 'body'] },
+  'GET /v1/search/sessions': { result: ['query'] },
+  'POST /v1/search/answer': { result: ['query', 'status', 'answer', 'sources', 'generatedBy'] },
+  'POST /v1/sessions/{sessionId}/workobjects': { request: ['kind', 'title', 'sourceSegmentIds', 'summary', 'nextStep', 'targetProjectId'] },
+  'POST /v1/sessions/{sessionId}/workobjects/project-suggestions': { request: ['sourceSegmentIds'], result: ['route', 'preselectedProjectId'] },
+  'PATCH /v1/sessions/{sessionId}/workset': { request: ['action', 'clarifyId', 'resolution', 'idempotencyKey', 'relationId'], result: ['takeoverState'] },
+  'GET /v1/worksets/{workSetId}': { result: ['needsRebuild', 'takeoverState'] },
+  'PATCH /v1/workobjects/{workObjectId}': { request: ['expectedRevisionHash', 'content'] },
+  'POST /v1/workobjects/{workObjectId}/assignment': { request: ['action', 'userId'] },
+  'PATCH /v1/workobjects/{workObjectId}/comments/{commentId}': { request: ['expectedUpdatedAt'] },
+  'PATCH /v1/workobjects/{workObjectId}/proposal': { request: ['decision', 'expectedRevisionId', 'note'] },
+  'PATCH /v1/workobjects/{workObjectId}/responsibility': { request: ['expectedResponsibilityUpdatedAt', 'state', 'blockedReason'] },
+  'GET /v1/workobjects/{workObjectId}/revisions': { result: ['workObjectId'] },
+  'PATCH /v1/workobjects/{workObjectId}/stage': { request: ['fromStage', 'toStage', 'note'] },
+  'POST /v1/actions/{actionId}/approve': { result: ['approvalToken'] },
+  'PUT /v1/integrations/access': { request: ['projectId', 'connectionIds', 'actionIds'] },
+  'POST /v1/integrations/actions/field-options': { request: ['projectId', 'connectionId', 'actionId', 'field', 'query'], result: ['field', 'sourceActionId'] },
+  'POST /v1/integrations/actions/prepare': { request: ['projectId', 'actionId', 'connectionId'] },
+  'POST /v1/integrations/connections/credential': { request: ['projectId', 'service', 'authType', 'actionIds'] },
+  'POST /v1/integrations/connections/oauth': { request: ['projectId', 'service', 'actionIds'], result: ['authorizationURL', 'connectionAlias', 'expiresAt'] },
+  'POST /v1/local-runner/registrations': { request: ['installationId', 'displayName', 'supportedRunners', 'publicSigningKey'] },
+  'POST /v1/projects': { request: ['name', 'objective', 'description', 'defaultLanguage', 'timezone'] },
+  'PATCH /v1/projects/{projectId}': { request: ['name', 'status', 'objective', 'description', 'defaultLanguage', 'timezone'] },
+  'PUT /v1/projects/{projectId}/membership': { request: ['primaryRole', 'secondaryRoles'] },
+  'GET /v1/projects/{projectId}/memory': { result: ['projectId', 'lastRefreshedAt'] },
+  'POST /v1/projects/{projectId}/memory/external-sources': { request: ['observationId', 'itemIds', 'confirmSourceBound'] },
+  'POST /v1/workspace/invitations': { request: ['email', 'accessRole', 'contentPermission', 'jobRole', 'projectId'], result: ['inviteURL', 'delivery'] },
+  'POST /v1/invitations/{invitationToken}/login-intent': { result: ['workspaceName', 'invitedEmail', 'contentPermission', 'expiresAt', 'projectId', 'projectName'] },
+  'GET /v1/collaboration/notifications': { result: ['unreadCount'] },
+  'PATCH /v1/collaboration/notifications': { request: ['all', 'notificationIds'], result: ['updated', 'unreadCount'] },
+  'POST /v1/reviews/{reviewId}/assignment': { request: ['action', 'userId'] },
+  'POST /v1/reviews/{reviewId}/decisions': { request: ['revisionId', 'decision', 'note', 'reassignedToUserId'] },
+  'POST /v1/reviews/{reviewId}/request': { request: ['revisionId'] },
 }
 
 const fillPath = (route: string) => route.replace(/\{[^}]+\}/g, 'dummy_01JAAAAAAAAAAAAAAAAAAAAAAA')
@@ -111,6 +158,28 @@ describe('the OpenAPI document', () => {
       expect(operation.tags, `${method} ${route}`).toEqual([endpoint.group])
     }
     expect(listed).toBeGreaterThan(0)
+  })
+
+  it("documents all the interface's operations with the request and result fields it names", () => {
+    const names = new Set(operations.map((entry) => `${entry.method} ${entry.path}`))
+    const missing = [...interfaceEndpoints().keys()].filter((name) => !names.has(name))
+    expect(missing).toEqual([])
+    const resolve = (schema: Schema | undefined): Schema | undefined =>
+      schema?.$ref ? resolve(document.components.schemas?.[schema.$ref.split('/').pop()!] as Schema) : schema
+    const fieldsOf = (schema: Schema | undefined): string[] => {
+      const resolved = resolve(schema)
+      if (!resolved) return []
+      const variants = resolved.anyOf ?? resolved.oneOf
+      if (variants) return variants.flatMap(fieldsOf)
+      if (resolved.items) return fieldsOf(resolved.items)
+      return Object.keys(resolved.properties ?? {})
+    }
+    for (const [name, { request = [], result = [] }] of Object.entries(INTERFACE_FIELDS)) {
+      const [method, route] = name.split(' ') as [string, string]
+      const operation = document.paths[route]?.[method.toLowerCase()] as Operation & { requestBody?: { content?: Record<string, { schema?: Schema }> } }
+      expect(fieldsOf(operation.requestBody?.content?.['application/json']?.schema), `${name} request`).toEqual(expect.arrayContaining(request))
+      expect(fieldsOf(operation.responses?.['200']?.content?.['application/json']?.schema as Schema), `${name} result`).toEqual(expect.arrayContaining(result))
+    }
   })
 
   it('marks public operations with `security: []` and gives the others a 401 Problem response', async () => {

@@ -1,6 +1,9 @@
 // The JSON body parser: like Fastify's, but each refusal says what is wrong. Invalid JSON names
 // the parser's complaint; a `__proto__` key (or `constructor.prototype`), refused because merging
 // it into an object could change every object's prototype, is named with its place in the body.
+// An empty body is no body, whatever its Content-Type says: a client that always sends
+// `Content-Type: application/json` may call an operation the interface gives no request body
+// (login-intent, resend, voice-opt-out…); a route whose schema needs a body still answers 400.
 import type { FastifyInstance } from 'fastify'
 import { AppError } from './errors.ts'
 
@@ -27,11 +30,7 @@ function forbiddenKeyPath(value: unknown, path: string, depth = 0): string | und
 }
 
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) {
-    throw new AppError('validation_failed', 'The body is empty, but its Content-Type says JSON: send a JSON value or no Content-Type.', {
-      errors: [{ field: 'body', code: 'empty', message: 'is empty' }],
-    })
-  }
+  if (text.trim().length === 0) return undefined
   let value: unknown
   try {
     value = JSON.parse(text)
