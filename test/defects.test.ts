@@ -103,6 +103,24 @@ eachDatabase('defects found from outside', (h) => {
       expect(moved.json().projectId).toBe(mine)
       expect((await owner.patch(`/v1/sessions/${sessionId}`, { projectId: null })).json()).not.toHaveProperty('projectId')
     })
+
+    it('an archived project takes no new meeting (400 project_archived) until it is restored', async () => {
+      const person = await h.member()
+      const projectId = (await person.post('/v1/projects', { name: 'Old launch' })).json().id as string
+      const earlier = await startRecording(person, { projectId })
+      await person.post(`/v1/sessions/${earlier.id}/end`)
+      expect((await person.patch(`/v1/projects/${projectId}`, { status: 'archived' })).statusCode).toBe(200)
+      const archived = [expect.objectContaining({ field: 'projectId', code: 'project_archived' })]
+      expect(expectProblem(await person.post('/v1/sessions', { captureMode: 'microphone', projectId }), 400, 'validation_failed').errors).toEqual(archived)
+      const other = await startRecording(person)
+      expect(expectProblem(await person.patch(`/v1/sessions/${other.id}`, { projectId }), 400, 'validation_failed').errors).toEqual(archived)
+      // its own meetings keep it, and may still be edited
+      const renamed = await person.patch(`/v1/sessions/${earlier.id}`, { title: 'Kickoff', projectId })
+      expect(renamed.statusCode).toBe(200)
+      expect(renamed.json().projectId).toBe(projectId)
+      expect((await person.patch(`/v1/projects/${projectId}`, { status: 'active' })).statusCode).toBe(200)
+      expect((await person.patch(`/v1/sessions/${other.id}`, { projectId })).json().projectId).toBe(projectId)
+    })
   })
 
   describe('GET /v1/projects/{projectId} answers the project\'s sessions', () => {

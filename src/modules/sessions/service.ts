@@ -41,11 +41,16 @@ const nextUpdatedAt = (previous: string) => {
   return new Date(Math.max(now, floor)).toISOString()
 }
 
-/** A session's project must be one of the caller's workspace (as a work object's targetProjectId). */
+/**
+ * A session's project must be one of the caller's workspace (as a work object's targetProjectId), and
+ * active: an archived project is kept as it was, so no meeting joins it until it is restored.
+ */
 async function assertProjectOf(executor: Executor, workspaceId: string, projectId: string | null | undefined) {
   if (typeof projectId !== 'string') return
-  if (!await findProject(executor, workspaceId, projectId)) {
-    throw badRequest('projectId', 'unknown_project', 'projectId must be a project of this workspace')
+  const project = await findProject(executor, workspaceId, projectId)
+  if (!project) throw badRequest('projectId', 'unknown_project', 'projectId must be a project of this workspace')
+  if (project.status === 'archived') {
+    throw badRequest('projectId', 'project_archived', 'projectId names an archived project: restore it (PATCH /v1/projects/{projectId} with status active) before adding meetings to it')
   }
 }
 
