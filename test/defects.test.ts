@@ -12,19 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { startRecording, uploadChunk } from '../src/modules/sessions/testing.ts'
 import { wavFile } from '../src/platform/speech/audio.ts'
 import { tempDir } from './databases.ts'
+import { expectProblem } from './problems.ts'
 import { eachDatabase, TEST_SECRET, type Harness, type Member } from './harness.ts'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status)
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
-  const body = response.json()
-  expect(body).toMatchObject({ type: `urn:confer:problem:${code}`, status, code })
-  expect(typeof body.detail).toBe('string')
-  expect(typeof body.requestId).toBe('string')
-  return body
-}
 
 const cursorOf = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url')
 

@@ -2,15 +2,9 @@
 // every database: a form-encoded body taken by JSON routes; Node's refusals before a request
 // exists (headers too large, not HTTP) answered with Fastify's own JSON, not problem+json.
 import net from 'node:net'
-import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { expectProblem } from './problems.ts'
 import { eachDatabase, type Member } from './harness.ts'
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status)
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
-  expect(response.json()).toMatchObject({ type: `urn:confer:problem:${code}`, status, code })
-}
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 
