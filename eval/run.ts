@@ -16,6 +16,13 @@ if (process.argv.some((argument) => argument === '--voices' || argument.startsWi
   process.exit(0)
 }
 
+// `--decisions-first-run=<commit>:<split>[,…] [--as-recognized | --spoken-replay=<dir>]`: a batch's
+// first-run rules with and without the learned decision detector (eval/decisions-first-run.ts).
+if (process.argv.some((argument) => argument.startsWith('--decisions-first-run='))) {
+  await (await import('./decisions-first-run.ts')).runDecisionsFirstRun(process.argv)
+  process.exit(0)
+}
+
 // `--spoken`: the spoken evaluation instead (eval/spoken.ts).
 // `--spoken-replay=<dir>`: extraction re-read on transcripts a spoken run saved (eval/spoken-replay.ts).
 if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {
