@@ -2,7 +2,7 @@
 // and by the quality floor test).
 import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
 import { scoreMeeting, summarize, type EvaluationReport, type MeetingScore } from '../src/modules/extraction/engine/evaluation.ts'
-import { extractItems } from '../src/modules/extraction/engine/extractive.ts'
+import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
 import { itemKinds } from '../src/modules/extraction/engine/types.ts'
 
@@ -11,8 +11,9 @@ export type SplitReport = { split: string; meetingCount: number; report: Evaluat
 /**
  * `recognized`: each English meeting read as a recognizer writes it (a segment per sentence, no
  * commas, lower case; `asRecognized`), items citing the labelled segments their sentences came from.
+ * `decisions`: how the engine finds decisions (the default: rules and the shipped learned detector).
  */
-export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures(), options: { recognized?: boolean } = {}): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
+export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures(), options: { recognized?: boolean; decisions?: ExtractOptions['decisions'] } = {}): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
   const meetings = fixtures.map((fixture) => {
     const input = {
       segments: fixture.segments,
@@ -21,7 +22,7 @@ export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtu
       timezone: fixture.timezone,
     }
     const recognized = options.recognized && fixture.language.startsWith('en')
-    const result = extractItems(recognized ? asRecognized(input) : input)
+    const result = extractItems(recognized ? asRecognized(input) : input, options.decisions ? { decisions: options.decisions } : {})
     const items = recognized ? result.items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map((id) => id.replace(/\.\d+$/, '')))] })) : result.items
     return { fixture, score: scoreMeeting(fixture.expected, items) }
   })

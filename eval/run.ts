@@ -16,10 +16,26 @@ if (process.argv.some((argument) => argument === '--voices' || argument.startsWi
   process.exit(0)
 }
 
+// `--decisions-first-run=<commit>:<split>[,…] [--as-recognized | --spoken-replay=<dir>]`: a batch's
+// first-run rules with and without the learned decision detector (eval/decisions-first-run.ts).
+if (process.argv.some((argument) => argument.startsWith('--decisions-first-run='))) {
+  await (await import('./decisions-first-run.ts')).runDecisionsFirstRun(process.argv)
+  process.exit(0)
+}
+
 // `--spoken`: the spoken evaluation instead (eval/spoken.ts).
 // `--spoken-replay=<dir>`: extraction re-read on transcripts a spoken run saved (eval/spoken-replay.ts).
 if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {
   await (await import('./spoken-replay.ts')).runSpokenReplay(process.argv)
+  process.exit(0)
+}
+
+// `--decisions-loso [--as-recognized] [--threshold=]`: the learned decision detector, leave one split out;
+// `--train-decisions`: train it on every seen split and write the shipped weights (eval/decisions.ts).
+if (process.argv.includes('--decisions-loso') || process.argv.includes('--train-decisions')) {
+  const decisions = await import('./decisions.ts')
+  if (process.argv.includes('--train-decisions')) decisions.trainShippedDecisions()
+  else decisions.runDecisionsLoso(process.argv)
   process.exit(0)
 }
 
@@ -40,7 +56,9 @@ if (process.argv.includes('--answers')) {
   process.exit(0)
 }
 // `--as-recognized`: the English meetings in the form a recognizer writes (no commas, a segment per sentence).
-const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized') })
+// `--decisions=rules`: decisions by the rules alone, without the learned detector (eval/decisions.ts).
+const rulesOnly = process.argv.includes('--decisions=rules')
+const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized'), ...(rulesOnly ? { decisions: 'rules' as const } : {}) })
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {
   for (const { fixture, score } of meetings) {

@@ -4,9 +4,14 @@
 // The input is what the server's refinement passes (segments with "Speaker N" labels and the
 // recognizer's confidence, the workspace's members as participants), so an extraction change is
 // measured on the same recognizer output in seconds, without transcribing again.
+// `--decisions=rules`: decisions by the rules alone; `--decisions-loso`: by the rules and a learned
+// detector trained on every seen split but the meeting's own (eval/decisions.ts).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
+import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
+import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
+import { seenFixtures, trainOn } from './decisions.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
 import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
 import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
@@ -28,6 +33,13 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const scores = []
   const mappings = { right: 0, wrong: 0 }
   let wrongOwners = 0
+  const models = new Map<string, DecisionModel>()
+  const decisionsFor = (split: string): ExtractOptions['decisions'] | undefined => {
+    if (argv.includes('--decisions=rules')) return 'rules'
+    if (!argv.includes('--decisions-loso')) return undefined
+    if (!models.has(split)) models.set(split, trainOn(seenFixtures().filter((fixture) => fixture.split !== split)))
+    return { model: models.get(split)!, mode: 'both' }
+  }
   for (const fixture of loadMeetingFixtures()) {
     const file = path.join(dir, `${fixture.id}.json`)
     if (!existsSync(file) || (picked && !picked.includes(fixture.id))) continue
@@ -43,7 +55,8 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
       meetingStartedAt: fixture.meetingStartedAt,
       timezone: fixture.timezone,
     }
-    const result = await extractiveEngine.extract(input)
+    const decisions = decisionsFor(fixture.split)
+    const result = decisions ? extractItems(input, { decisions }) : await extractiveEngine.extract(input)
     const labelOf = new Map(segments.map((segment) => {
       let best: string | undefined
       let bestOverlap = 0

@@ -38,7 +38,8 @@ function decisionsIn(segments: Segment[]): string[][] {
   const { items } = extractItems({
     segments: segments.map((segment) => ({ id: segment.id, text: segment.text, startMs: segment.start_ms, endMs: segment.start_ms })),
     meetingStartedAt: new Date(0).toISOString(),
-  })
+    // The rules' decisions: the learned detector's (extraction's ninth pass) were not measured for answers.
+  }, { decisions: 'rules' })
   const found = items.filter((item) => item.kind === 'decision').map((item) => item.sourceSegmentIds)
   if (windows.size >= WINDOWS_KEPT) windows.delete(windows.keys().next().value!)
   windows.set(key, found)

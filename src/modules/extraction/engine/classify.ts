@@ -203,6 +203,11 @@ const DATE_WORD = String.raw`(?:the|end|of|next|this|week|month|today|tomorrow|m
 /** "Let's say by the twenty-second.": a deadline put on what was just taken, not a choice of its own ("let's say the fifteenth" may choose a day). */
 const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|go for)\s+(?:by|before) (?:${DATE_WORD}[\s,-]*)+[.!]?$`)
 
+/** "Let's say by the ninth.": only a deadline (the learned detector takes no decision from it either). */
+export function isOnlyADeadline(sentence: string): boolean {
+  return ONLY_A_DATE.test(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
+}
+
 const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
 
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/

@@ -12,6 +12,8 @@ import { inferSpeakerNames, type SpeakerNames } from './speaker-names.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
 import { joinCutSentences, turnIndexes } from './turns.ts'
+import { learnedDecisions, type LearnedOptions } from './learned-decisions.ts'
+import { shippedDecisionModel } from './decision-model.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
 
 const ANSWERED_CONFIDENCE = 0.3
@@ -24,13 +26,25 @@ const MAX_SUMMARY = 600
 export const MISHEARD = 0.2
 const MISHEARD_CONFIDENCE = 0.4
 
-export function extractItems(input: ExtractionInput): ExtractionResult {
+/**
+ * `decisions`: how decisions are found — the rules and the learned detector together (the default,
+ * with the shipped model), `rules` alone, or a given model (`learned`: the detector alone; evaluation).
+ */
+export type ExtractOptions = { decisions?: 'rules' | LearnedOptions }
+
+export function extractItems(input: ExtractionInput, options: ExtractOptions = {}): ExtractionResult {
   const segments = joinCutSentences([...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
   const people = buildPeople(input)
   const turnOf = turnIndexes(segments)
   // Voices known as no one ("Speaker 2") named from how the others address them: their actions' owner hint.
   const speakerNames = inferSpeakerNames(segments, input.participants, people, turnOf)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
+  const learned = options.decisions ?? { model: shippedDecisionModel, mode: 'both' }
+  if (learned !== 'rules') {
+    const found = learnedDecisions(segments, turnOf, people, drafts, learned)
+    if (learned.mode === 'learned') for (const draft of drafts) if (draft.kind === 'decision') draft.confidence = 0
+    drafts.push(...found)
+  }
   // Each turn as one segment (its first one's id, speaker and language; all its words): mentions count turns.
   const turns: TranscriptSegmentInput[] = []
   segments.forEach((segment, index) => {
