@@ -1,0 +1,52 @@
+// Product gaps left after the fifteenth pass: an Email connection was never suggested for an item
+// about telling someone something, the connect form offered OAuth for tools the server has no app
+// for, the ask box of a project's memory searched the whole workspace, a session's speakers could
+// not be named, and a work object's next step could not be edited.
+import { expect, test } from '@playwright/test'
+import { callJson } from '../e2e/server.ts'
+import { serveWithMail, workspaceContext } from './helpers.ts'
+
+test.describe('product gaps', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('an item about emailing someone is suggested as an email to them, sent only after approval', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server, mail } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'email-action')
+    const me = await callJson(server, 'PATCH', '/v1/account/profile', cookie, { name: 'Dana Li' })
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Client' })
+    await callJson(server, 'POST', '/v1/integrations/connections/credential', cookie, { projectId: project.id, service: 'email', authType: 'no_auth', credential: {}, actionIds: ['email.send'] })
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Numbers', projectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Email Dana the Q3 numbers', summary: 'Revenue and churn, as shown.', targetProjectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Send the notes to the client', targetProjectId: project.id })
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'Email Dana the Q3 numbers' })
+    await card.getByText('Details').click()
+    await card.getByRole('button', { name: 'Show recommended actions' }).click()
+    const recommendation = card.getByTestId('external-actions').getByRole('listitem').filter({ hasText: 'Send an email (email.send)' })
+    const to = recommendation.getByLabel('To (email addresses, separated by commas)')
+    await expect(to).toHaveValue(me.account.email)
+    await recommendation.getByRole('button', { name: 'Prepare' }).click()
+    await expect(recommendation.getByTestId('prepared-payload')).toContainText('Revenue and churn, as shown.')
+    const before = mail.messages.filter((message) => message.to.includes(me.account.email)).length
+    await recommendation.getByRole('button', { name: 'Approve this payload' }).click()
+    await recommendation.getByRole('button', { name: 'Send it now' }).click()
+    await expect(recommendation.getByTestId('execution')).toContainText('Execution: succeeded', { timeout: 30_000 })
+    await expect(recommendation.getByTestId('execution')).toContainText('Sent to 1 recipient')
+    const sent = mail.messages.filter((message) => message.to.includes(me.account.email)).slice(before)
+    expect(sent.map((message) => message.raw.includes('Subject: Email Dana the Q3 numbers'))).toEqual([true])
+
+    // Nobody named: the address is asked for before preparing.
+    const notes = page.getByTestId('work-object').filter({ hasText: 'Send the notes to the client' })
+    await notes.getByText('Details').click()
+    await notes.getByRole('button', { name: 'Show recommended actions' }).click()
+    const email = notes.getByTestId('external-actions').getByRole('listitem').filter({ hasText: 'Send an email (email.send)' })
+    await expect(email.getByLabel('To (email addresses, separated by commas)')).toHaveValue('')
+    await email.getByLabel('To (email addresses, separated by commas)').fill('ops@client.example.org')
+    await email.getByRole('button', { name: 'Prepare' }).click()
+    await expect(email.getByTestId('prepared-payload')).toContainText('ops@client.example.org')
+    await context.close()
+  })
+})
