@@ -7,7 +7,8 @@ import { callJson } from '../e2e/server.ts'
 import { serveWithMail, workspaceContext } from './helpers.ts'
 
 test.describe('product gaps', () => {
-  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+  // Linear has an OAuth app on this server; GitHub and the rest do not.
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100', INTEGRATIONS_LINEAR_CLIENT_ID: 'linear-app', INTEGRATIONS_LINEAR_CLIENT_SECRET: 'linear-secret' })
 
   test('an item about emailing someone is suggested as an email to them, sent only after approval', async ({ browser }) => {
     test.setTimeout(90_000)
@@ -47,6 +48,26 @@ test.describe('product gaps', () => {
     await email.getByLabel('To (email addresses, separated by commas)').fill('ops@client.example.org')
     await email.getByRole('button', { name: 'Prepare' }).click()
     await expect(email.getByTestId('prepared-payload')).toContainText('ops@client.example.org')
+    await context.close()
+  })
+
+  test('the connect form offers OAuth only for a tool the server has an OAuth app for', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'oauth-offer')
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/integrations`)
+    const form = page.getByRole('form', { name: 'Connect a tool' })
+    const how = form.getByLabel('How to connect')
+    await form.getByLabel('Tool', { exact: true }).selectOption({ label: 'GitHub' })
+    await expect(how.getByRole('option')).toHaveText(['API key'])
+    await expect(form.getByLabel('API key')).toBeVisible()
+    await expect(form.getByRole('button', { name: 'Connect', exact: true })).toBeVisible()
+    await form.getByLabel('Tool', { exact: true }).selectOption({ label: 'Linear' })
+    await expect(how.getByRole('option')).toHaveText(['API key', 'Sign in with the provider (OAuth)'])
+    await how.selectOption({ label: 'Sign in with the provider (OAuth)' })
+    await expect(form.getByRole('button', { name: 'Continue to the provider' })).toBeVisible()
+    await expect(form.getByLabel('API key')).toHaveCount(0)
     await context.close()
   })
 })
