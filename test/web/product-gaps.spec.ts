@@ -3,7 +3,8 @@
 // for, the ask box of a project's memory searched the whole workspace, a session's speakers could
 // not be named, and a work object's next step could not be edited.
 import { expect, test } from '@playwright/test'
-import { callJson } from '../e2e/server.ts'
+import { callJson, type RunningServer } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
 import { serveWithMail, workspaceContext } from './helpers.ts'
 
 test.describe('product gaps', () => {
@@ -68,6 +69,50 @@ test.describe('product gaps', () => {
     await how.selectOption({ label: 'Sign in with the provider (OAuth)' })
     await expect(form.getByRole('button', { name: 'Continue to the provider' })).toBeVisible()
     await expect(form.getByLabel('API key')).toHaveCount(0)
+    await context.close()
+  })
+
+  /** A meeting of `projectId` that said these lines, ended. */
+  async function meeting(server: RunningServer, cookie: string, projectId: string, title: string, lines: string[]) {
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, projectId })
+    const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+    await socket.waitFor((message) => message.type === 'hello')
+    lines.forEach((text, index) => socket.send({ type: 'transcript.segment', data: { id: `${title.toLowerCase().replace(/[^a-z]+/g, '-')}-seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId: 'spk_1' } }))
+    await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+    await socket.close()
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    return session
+  }
+
+  test('the ask box of a project\'s memory answers from that project only', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'ask-project')
+    const alpha = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Alpha' })
+    const beta = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Beta' })
+    await meeting(server, cookie, alpha.id, 'Alpha sync', ['Good morning.', 'The staging database migrates to PostgreSQL 16 next Tuesday.'])
+    await meeting(server, cookie, beta.id, 'Beta sync', ['Hello all.', 'The billing database moves to PostgreSQL 17 in March.'])
+    const question = 'When does the billing database move to PostgreSQL?'
+    // The whole workspace knows the answer…
+    expect((await callJson(server, 'POST', '/v1/search/answer', cookie, { query: question })).answer).toContain('PostgreSQL 17 in March')
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${alpha.id}/memory`)
+    const ask = page.getByRole('region', { name: 'Ask a question' })
+    await expect(ask.getByTestId('ask-scope')).toHaveText('Answered from Alpha only: its meetings, work and memory.')
+    // …but Alpha's memory page answers from Alpha's meetings alone.
+    await ask.getByLabel('Question').fill(question)
+    await ask.getByRole('button', { name: 'Ask' }).click()
+    await expect(ask.getByTestId('answer-sentence').or(ask.getByTestId('no-evidence')).first()).toBeVisible()
+    await expect(ask.getByTestId('answer')).not.toContainText('PostgreSQL 17')
+    await ask.getByLabel('Question').fill('When does the staging database migrate to PostgreSQL?')
+    await ask.getByRole('button', { name: 'Ask' }).click()
+    await expect(ask.getByTestId('answer-sentence').first()).toContainText('The staging database migrates to PostgreSQL 16 next Tuesday.')
+    await expect(ask.getByTestId('answer')).not.toContainText('PostgreSQL 17')
+    await page.goto(`${server.baseUrl}/projects/${beta.id}/memory`)
+    await ask.getByLabel('Question').fill(question)
+    await ask.getByRole('button', { name: 'Ask' }).click()
+    await expect(ask.getByTestId('answer-sentence').first()).toContainText('The billing database moves to PostgreSQL 17 in March.')
     await context.close()
   })
 })
