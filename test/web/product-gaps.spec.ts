@@ -142,4 +142,39 @@ test.describe('product gaps', () => {
     expect((await callJson(server, 'GET', `/v1/workobjects/${item.id}`, cookie)).nextStep).toBeUndefined()
     await context.close()
   })
+
+  test('a speaker is named from the session page; the transcript shows the name, also to a later reader', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'name-speaker')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Client call' })
+    const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+    await socket.waitFor((message) => message.type === 'hello')
+    const lines: [string, string][] = [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']]
+    lines.forEach(([speakerId, text], index) => socket.send({ type: 'transcript.segment', data: { id: `call-seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId } }))
+    await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+    await socket.close()
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const second = page.getByTestId('speaker').nth(1)
+    await second.getByRole('button', { name: /^Name / }).click()
+    await second.getByLabel('Name in this meeting').fill('Dana Li')
+    await second.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByText('This speaker is now Dana Li.')).toBeVisible()
+    await expect(second).toContainText('Dana Li')
+    const said = (current: typeof page, text: string) => current.locator('li[data-status]', { hasText: text }).locator('.speaker')
+    await expect(said(page, 'Sure, I will send them by Friday.')).toHaveText('Dana Li')
+    await expect(said(page, 'Can you send the numbers to the client?')).not.toHaveText('Dana Li')
+    // The action the meeting made, suggested to the second speaker, names her too.
+    await expect(page.getByTestId('work-object').filter({ hasText: 'Send the numbers to the client' }).locator('.meta')).toContainText('Heard as owner: Dana Li', { timeout: 30_000 })
+
+    // Another reader opening the session later sees the name (stored label and replayed event).
+    const later = await context.newPage()
+    await later.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await expect(said(later, 'Sure, I will send them by Friday.')).toHaveText('Dana Li')
+    const transcript = await callJson(server, 'GET', `/v1/sessions/${session.id}/transcript`, cookie)
+    expect(transcript.speakers).toEqual([expect.objectContaining({ speakerId: 'spk_2', label: 'Dana Li' })])
+    await context.close()
+  })
 })
