@@ -682,7 +682,7 @@ const zh: Messages = {
   'actions.show': '显示推荐操作',
   'actions.refresh': '刷新推荐',
   'actions.none': '此项目没有推荐的外部操作。',
-  'actions.noneWhy': '外部操作来自该项所属项目已连接的工具：行动项可以成为 GitHub 或 Linear 问题，决定可以成为 Slack 消息或 Webhook 调用，有截止日期的项可以成为日历事件。',
+  'actions.noneWhy': '外部操作来自该项所属项目已连接的工具：行动项可以成为 GitHub 或 Linear 问题，决定可以成为 Slack 消息或 Webhook 调用，有截止日期的项可以成为日历事件，关于发送或告知某人的项可以成为电子邮件。',
   'actions.connect': '连接工具',
   'actions.sent': '已从此项发送：',
   'actions.state.open': '待处理',
