@@ -4,7 +4,8 @@
 // index; LIKE over the smaller tables) then ranked (ranking.ts) by coverage of the question's words
 // and an offline embedding (embedding.ts). `extractive` (default) answers with the best passages as
 // they are; `grounded-ai` lets a chat model write from numbered passages and drops any sentence
-// that cites none of them.
+// that cites none of them. With `projectId` the sources are that project's: its meetings' transcripts,
+// the work headed to it or captured in its meetings, and its memory, external items and codebases.
 import { Type } from 'typebox'
 import type { Membership } from '../../platform/auth/actor.ts'
 import type { AppDeps } from '../../platform/deps.ts'
@@ -12,7 +13,9 @@ import { LlmError } from '../../platform/llm/chat.ts'
 import { contentTokens, detectLanguage, splitSentences } from '../extraction/index.ts'
 import { searchMemory, type MemorySource } from '../memory/index.ts'
 import { anySegmentHits, FREQUENT, segmentFrequencies } from '../search/index.ts'
-import { findSessionBriefs } from '../sessions/index.ts'
+import { findProject } from '../projects/index.ts'
+import { findSessionBriefs, listProjectSessionBriefs } from '../sessions/index.ts'
+import { AppError } from '../../platform/http/errors.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
@@ -55,14 +58,17 @@ const FEW_HITS = 12
  * when the transcript words it differently (周末值班 / 周末只有一个人值班): with few hits, the
  * question's two-character words are looked for as well.
  */
-async function segmentHits(deps: AppDeps, workspaceId: string, question: string, words: string[]) {
-  const hits = await anySegmentHits(deps.database, workspaceId, words)
+/** A project's question: the project and its meetings. */
+export type ProjectScope = { projectId: string; sessionIds: string[] }
+
+async function segmentHits(deps: AppDeps, workspaceId: string, question: string, words: string[], scope?: ProjectScope) {
+  const hits = await anySegmentHits(deps.database, workspaceId, words, undefined, scope?.sessionIds)
   const han = question.match(/\p{Script=Han}+/gu)?.join('，') ?? ''
   if (hits.length >= FEW_HITS || !han) return hits
   const pairs = [...new Set(contentTokens(han.replace(QUESTION_WORDS, '，')))].filter((token) => [...token].length === 2 && !words.includes(token))
   if (pairs.length === 0) return hits
   const known = new Set(hits.map((hit) => hit.id))
-  return [...hits, ...(await anySegmentHits(deps.database, workspaceId, pairs.slice(0, 8))).filter((hit) => !known.has(hit.id))]
+  return [...hits, ...(await anySegmentHits(deps.database, workspaceId, pairs.slice(0, 8), undefined, scope?.sessionIds)).filter((hit) => !known.has(hit.id))]
 }
 
 /**
@@ -82,14 +88,15 @@ function withAntecedents(sentences: string[]): string[] {
   })
 }
 
-async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[]): Promise<{ units: Unit[]; windows: Window[] }> {
+async function gatherUnits(deps: AppDeps, workspaceId: string, question: string, tokenize: (text: string) => string[], scope?: ProjectScope): Promise<{ units: Unit[]; windows: Window[] }> {
   const words = lexicalWords(question)
   if (words.length === 0) return { units: [], windows: [] }
-  const [segments, work, memory] = await Promise.all([
-    segmentHits(deps, workspaceId, question, words),
-    findWorkObjectsMentioning(deps, workspaceId, words, 100),
+  const [segments, work, everyMemory] = await Promise.all([
+    segmentHits(deps, workspaceId, question, words, scope),
+    findWorkObjectsMentioning(deps, workspaceId, words, 100, scope),
     searchMemory(deps, workspaceId, words),
   ])
+  const memory = scope ? everyMemory.filter((hit) => hit.projectId === scope.projectId) : everyMemory
   const units: Unit[] = []
   const unit = (text: string, source: AnswerSource, boost = 0, extra: AnswerSource[] = []) => units.push({ text, source, extra, boost, coverage: 0, score: 0 })
   // What a superseded entry rests on is outdated too: the transcript still says it, memory knows better.
@@ -227,9 +234,9 @@ async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chin
 /** The candidate passages of a question, ranked (exported for the labelled-question tools in eval/). */
 type Log = { warn(object: object, message: string): void }
 
-export async function rankPassages(deps: AppDeps, membership: Membership, query: string, log?: Log): Promise<Unit[]> {
+export async function rankPassages(deps: AppDeps, membership: Membership, query: string, log?: Log, scope?: ProjectScope): Promise<Unit[]> {
   const tokenize = tokenizer()
-  const [{ units, windows }, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize), questionFrequencies(deps, membership.workspaceId, query)])
+  const [{ units, windows }, frequencies] = await Promise.all([gatherUnits(deps, membership.workspaceId, query, tokenize, scope), questionFrequencies(deps, membership.workspaceId, query)])
   // The learned model is a ranking signal only: if it cannot run, the lexical ranking answers alone.
   if (deps.config.answers.sentenceModel !== 'off') await attachSemantic(query, units).catch((error: unknown) => log?.warn({ err: error }, 'answers: sentence model unavailable, lexical ranking only'))
   const ranked = rank(query, units, frequencies, tokenize)
@@ -238,10 +245,19 @@ export async function rankPassages(deps: AppDeps, membership: Membership, query:
   return ranked
 }
 
+/** The project a question is limited to, with its meetings; 404 when the asker's workspace has no such project. */
+async function projectScope(deps: AppDeps, workspaceId: string, projectId: string): Promise<ProjectScope> {
+  const project = await findProject(deps.database.db, workspaceId, projectId)
+  if (!project) throw new AppError('not_found', `No project with id ${projectId}.`, { errors: [{ field: 'projectId', code: 'not_found', message: 'no such project in this workspace' }] })
+  const sessions = await listProjectSessionBriefs(deps.database.db, workspaceId, project.id)
+  return { projectId: project.id, sessionIds: sessions.map((session) => session.id) }
+}
+
 export async function answerQuestion(deps: AppDeps, membership: Membership, input: AnswerInput, log?: Log): Promise<SearchAnswer> {
   const query = input.query.trim()
   const chinese = input.locale === 'zh-Hans' || detectLanguage(query) === 'zh'
-  const ranked = await rankPassages(deps, membership, query, log)
+  const scope = input.projectId === undefined ? undefined : await projectScope(deps, membership.workspaceId, input.projectId)
+  const ranked = await rankPassages(deps, membership, query, log, scope)
   if (input.mode === 'grounded-ai' && deps.llm) {
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded.status === 'no-evidence' ? { ...grounded, ...(await languageGap(deps, membership.workspaceId, query)) } : grounded

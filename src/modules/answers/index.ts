@@ -50,13 +50,14 @@ function answerRoute(base: FastifyInstance, deps: AppDeps) {
   app.post('/v1/search/answer', {
     schema: {
       operationId: 'answerSearchQuestion', tags: [TAGS.sessions],
-      summary: 'Answer a question over everything the asker may see in the workspace (transcripts, work objects, project memory, bound external items, codebases), every sentence citing its sources, or `no-evidence`. `mode: grounded-ai` uses the configured chat model (a sentence citing no passage is dropped) and falls back to `extractive` without one. English and Chinese. Changes nothing: view members may ask.',
+      summary: 'Answer a question over everything the asker may see in the workspace, or with `projectId` in that project (transcripts, work objects, project memory, bound external items, codebases), every sentence citing its sources, or `no-evidence`. `mode: grounded-ai` uses the configured chat model (a sentence citing no passage is dropped) and falls back to `extractive` without one. English and Chinese. Changes nothing: view members may ask.',
       body: Type.Object({
         query: Type.String({ minLength: 1, maxLength: 500 }),
         mode: Type.Optional(Type.Union([Type.Literal('extractive'), Type.Literal('grounded-ai')], { default: 'extractive' })),
         locale: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh-Hans')])),
+        projectId: Type.Optional(Type.String({ pattern: '^prj_[0-9A-Za-z]{1,64}$', maxLength: 80, description: 'Only this project\'s sources: its meetings\' transcripts, the work headed to it or captured in its meetings, its memory, external items and codebases. 404 when the workspace has no such project.' })),
       }, { additionalProperties: false }),
-      response: { 200: SearchAnswer, ...problems(400, 401, 403, 429) },
+      response: { 200: SearchAnswer, ...problems(400, 401, 403, 404, 429) },
     },
     config: { access: 'view' },
   }, (request) => answerQuestion(deps, memberOf(request).membership, request.body, request.log))

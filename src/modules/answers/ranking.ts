@@ -9,7 +9,7 @@ import { keepsDetails, questionDetails } from './details.ts'
 import { alternatives, chineseWordsIn, LIGHT } from './lexicon.ts'
 import { chineseWords } from './chinese-words.ts'
 
-export type AnswerInput = { query: string; mode?: 'extractive' | 'grounded-ai'; locale?: 'en' | 'zh-Hans' }
+export type AnswerInput = { query: string; mode?: 'extractive' | 'grounded-ai'; locale?: 'en' | 'zh-Hans'; projectId?: string }
 
 export type AnswerSource = {
   kind: 'segment' | 'work-object' | 'memory-entry' | 'external-item' | 'file'

@@ -24,6 +24,17 @@ afterAll(async () => {
 })
 
 eachDatabase('OAuth connections (oidc-provider)', (h) => {
+  it('answers 409 oauth_not_configured for a tool without an OAuth app here, and for one that has no OAuth', async () => {
+    const team = await workTeam(h, [])
+    const project = (await team.owner.post('/v1/projects', { name: 'No app' })).json()
+    for (const [service, actionId] of [['github', 'github.create_issue'], ['email', 'email.send']] as const) {
+      const started = await team.owner.post('/v1/integrations/connections/oauth', { projectId: project.id, service, actionIds: [actionId] })
+      expect(started.statusCode, started.body).toBe(409)
+      expect(started.headers['content-type']).toContain('application/problem+json')
+      expect(started.json()).toMatchObject({ code: 'oauth_not_configured', detail: expect.stringContaining('connect with a credential instead') })
+    }
+  })
+
   it('connects with code + PKCE, stores the tokens encrypted, and refreshes once for concurrent callers', async () => {
     const team = await workTeam(h, [])
     const project = (await team.owner.post('/v1/projects', { name: 'OAuth' })).json()

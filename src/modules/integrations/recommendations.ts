@@ -1,12 +1,15 @@
 // Recommended actions, drafted from work objects (nothing leaves Confer here): an action item → an
 // issue in the project's tracker; a decision → a message to the project's channel (a signed
-// webhook); a dated follow-up → a calendar event (once a calendar connector exists). Each cites its
+// webhook); a dated follow-up → a calendar event (once a calendar connector exists); an action item
+// about sending or telling someone something → an email (email-draft.ts). Each cites its
 // work object and the object's source segments. A work object's project is its targetProjectId;
 // the connection is the project's first one that may run the action.
 import type { AppDeps } from '../../platform/deps.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { announceWorkSetChange, readWorkObject, readWorkSet, type WorkObject } from '../work/index.ts'
+import { listMembers } from '../workspace/index.ts'
+import { emailInput, isMessageItem, type Addressee } from './email-draft.ts'
 import { allowsAction } from './access.ts'
 import type { Caller } from './connections.ts'
 import { actionOf } from './connectors/index.ts'
@@ -21,6 +24,7 @@ export function suitableActions(object: WorkObject): { actionIds: string[]; reas
   if (object.kind === 'action') {
     wanted.push({ actionIds: ['github.create_issue', 'linear.create_issue'], reason: 'An action item becomes an issue in the project\'s tracker.' })
     if (object.dueDate) wanted.push({ actionIds: ['caldav.create_event'], reason: `A follow-up dated ${object.dueDate} becomes a calendar event.` })
+    if (isMessageItem(object)) wanted.push({ actionIds: ['email.send'], reason: 'An action item about sending or telling someone something becomes an email to them.' })
   }
   if (object.kind === 'decision') {
     wanted.push({ actionIds: ['slack.post_message', 'webhook.send'], reason: 'A decision is announced in the project\'s channel.' })
@@ -33,7 +37,8 @@ function citation(object: WorkObject) {
   return `From Confer work object ${object.id} (${object.kind}).${sources}`
 }
 
-function inputFor(actionId: string, object: WorkObject, connection: repo.ConnectionRow): Record<string, unknown> | undefined {
+function inputFor(actionId: string, object: WorkObject, connection: repo.ConnectionRow, members: Addressee[]): Record<string, unknown> | undefined {
+  if (actionId === 'email.send') return emailInput(object, members, citation(object))
   const settings = JSON.parse(connection.settings) as Record<string, unknown>
   if (actionId === 'github.create_issue') {
     const [owner, repoName] = typeof settings.repository === 'string' ? settings.repository.split('/') : []
@@ -72,12 +77,17 @@ async function draftsFor(deps: AppDeps, workspaceId: string, object: WorkObject)
   if (!access) return []
   const connections = (await repo.listConnections(db, workspaceId, JSON.parse(access.connection_ids) as string[]))
     .filter((row) => row.status === 'active').sort((a, b) => a.id.localeCompare(b.id))
+  const wants = suitableActions(object)
+  // Recipients of an email are looked up among the workspace's members only when one is drafted.
+  const members: Addressee[] = wants.some((want) => want.actionIds.includes('email.send'))
+    ? (await listMembers(db, workspaceId)).map((member) => ({ name: member.name, email: member.email }))
+    : []
   const drafts: Draft[] = []
-  for (const want of suitableActions(object)) {
+  for (const want of wants) {
     for (const actionId of want.actionIds) {
       if (!actionOf(actionId)) continue
       const connection = connections.find((row) => allowsAction(access, row, actionId))
-      const input = connection && inputFor(actionId, object, connection)
+      const input = connection && inputFor(actionId, object, connection, members)
       if (!connection || !input) continue
       drafts.push({ actionId, connectionId: connection.id, projectId, title: `${actionOf(actionId)!.action.title}: ${object.title}`.slice(0, 300), input, reason: want.reason })
       break

@@ -11,7 +11,7 @@ export {
 export { transcribeSession } from './pipeline.ts'
 export { anySegmentHits, FREQUENT, latestSegmentTexts, segmentFrequencies, segmentHits, segmentNeighbourhoods, type SegmentHit } from './search.ts'
 export { acceptClientSegment, type ClientSegment } from './client.ts'
-export { findSpeaker, labelSpeaker, speakerSegments } from './speakers.ts'
+export { ensureSpeaker, findSpeaker, labelSpeaker, speakerSegments } from './speakers.ts'
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
 
 export function transcriptsModule(deps: AppDeps): FastifyPluginAsync {

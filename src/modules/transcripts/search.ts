@@ -101,13 +101,17 @@ async function countUpToFrequent(database: Database, workspaceId: string, word: 
  * makes the database rank half the workspace; those matches come latest first, unranked. Words shorter than a trigram are only used when there
  * is no longer one (a scan that stops early).
  */
-export async function anySegmentHits(database: Database, workspaceId: string, words: string[], limit = 120): Promise<SegmentHit[]> {
+export async function anySegmentHits(database: Database, workspaceId: string, words: string[], limit = 120, sessionIds?: readonly string[]): Promise<SegmentHit[]> {
   const { db } = database
+  // Limited to these sessions (a project's question); none given: the whole workspace.
+  if (sessionIds && sessionIds.length === 0) return []
+  const inSessions = sessionIds ? sql`and s.session_id in (${sql.join(sessionIds)})` : sql``
   const long = words.filter((word) => [...word].length >= 3)
   const short = words.filter((word) => [...word].length < 3)
   if (long.length === 0 && short.length === 0) return []
   if (long.length === 0) {
     const scan = db.selectFrom('transcript_segments as s').select(['s.id', 's.session_id', 's.text']).where('s.workspace_id', '=', workspaceId)
+      .$if(sessionIds !== undefined, (query) => query.where('s.session_id', 'in', sessionIds!))
       .where((eb) => eb.or(short.map((word) => (database.dialect === 'sqlite' ? contains('s.text', word) : sql<boolean>`s.text ilike ${likePattern(word)}`))))
       .limit(limit)
     const rows = database.dialect === 'sqlite' && database.readPool ? await database.readPool.all<Omit<SegmentHit, 'score'>>(scan.compile()) : await scan.execute()
@@ -126,7 +130,7 @@ export async function anySegmentHits(database: Database, workspaceId: string, wo
     const query = sql<SegmentHit>`
       select s.id, s.session_id, s.text, ${score} as score
       from transcript_fts join transcript_fts_keys k on k.key = transcript_fts.rowid join transcript_segments s on s.id = k.segment_id
-      where transcript_fts match ${expression} and s.workspace_id = ${workspaceId}
+      where transcript_fts match ${expression} and s.workspace_id = ${workspaceId} ${inSessions}
       ${order} limit ${limit}`
     const rows = database.readPool ? await database.readPool.all<SegmentHit>(query.compile(db)) : (await query.execute(db)).rows
     return rows.map((row) => ({ ...row, score: Number(row.score) }))
@@ -136,6 +140,7 @@ export async function anySegmentHits(database: Database, workspaceId: string, wo
   const substrings = chosen.map((word) => sql<boolean>`s.text ilike ${likePattern(word)}`)
   const matches = db.selectFrom('transcript_segments as s')
     .where('s.workspace_id', '=', workspaceId)
+    .$if(sessionIds !== undefined, (query) => query.where('s.session_id', 'in', sessionIds!))
     .where((eb) => eb.or([sql<boolean>`to_tsvector('simple', s.text) @@ ${tsquery}`, mode === 'any' ? eb.or(substrings) : eb.and(substrings)]))
   // Only common words: the latest matches, as on SQLite (ts_rank re-parses every matching text).
   const rows = mode === 'any'

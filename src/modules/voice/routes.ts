@@ -1,5 +1,5 @@
 // Voice routes: the account's voice profile and enrollment, the model manifest, a session
-// speaker's opt-out, and the workspace's voice identities.
+// speaker's opt-out and name, and the workspace's voice identities.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -8,6 +8,7 @@ import { actorOf, memberOf } from '../../platform/http/guards.ts'
 import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { deleteIdentity, getIdentity, mergeIdentity, optOutSpeaker, patchIdentity, splitIdentity } from './identities.ts'
+import { nameSpeaker } from './naming.ts'
 import { deleteProfile, getModel, getProfile, saveEnrollment, startEnrollment } from './profile.ts'
 import * as schemas from './schemas.ts'
 
@@ -75,6 +76,17 @@ export function voiceRoutes(base: FastifyInstance, deps: AppDeps) {
     },
     config: { access: 'view' },
   }, (request) => optOutSpeaker(deps, memberOf(request).membership, request.params.sessionId, request.params.speakerId))
+
+  app.patch('/v1/sessions/:sessionId/speakers/:speakerId', {
+    schema: {
+      operationId: 'nameSessionSpeaker', tags,
+      summary: 'Name a session speaker ("Speaker 2" → "Dana Li"), or give back its "Speaker N" label with `name: null`. A person\'s name wins over voice recognition and unlinks the voice identity it had matched. The transcript\'s labels, `speaker.updated` and the session\'s work suggesting the old label as owner follow. A speaker only a segment names (a client\'s own recognizer) is named too; 404 when no segment of the session has it.',
+      params: schemas.SpeakerParams,
+      body: schemas.NameSpeakerBody,
+      response: { 200: schemas.NameSpeakerResult, ...problems(400, 401, 403, 404, 429) },
+    },
+    config: { access: 'edit' },
+  }, (request) => nameSpeaker(deps, { membership: memberOf(request).membership, accountId: actorOf(request).accountId }, request.params.sessionId, request.params.speakerId, request.body))
 
   app.get('/v1/workspace/voice-identities/:identityId', {
     schema: {

@@ -1,5 +1,5 @@
 // TypeBox schemas of the voice routes: profile and enrollment, the model manifest, workspace
-// voice identities and the session speaker opt-out.
+// voice identities, the session speaker opt-out and naming a session speaker.
 import { Type, type Static } from 'typebox'
 
 const Id = Type.String({ minLength: 1, maxLength: 80 })
@@ -147,6 +147,18 @@ export const OptOutResult = Type.Object({
   optedOut: Type.Literal(true),
   deletedIdentity: Type.Boolean({ description: 'true when an identity built only from this speaker\'s voice was deleted with it' }),
   speaker: Type.Object({ sessionId: Type.String(), speakerId: Type.String(), label: Type.String() }),
+})
+
+export const NameSpeakerBody = Type.Object({
+  name: Type.Union([Type.String({ minLength: 1, maxLength: 120 }), Type.Null()], { description: 'What the speaker is called in this session (e.g. "Dana Li"); null gives back "Speaker N".' }),
+}, { additionalProperties: false })
+
+export const NameSpeakerResult = Type.Object({
+  speaker: Type.Object({
+    sessionId: Type.String(), speakerId: Type.String(), label: Type.String(),
+    voice: Type.Object({ state: Type.Union([Type.Literal('unnamed'), Type.Literal('opted-out')]) }),
+  }),
+  renamedOwners: Type.Integer({ minimum: 0, description: 'Work objects of the session whose suggested owner was the old label and is now the new one.' }),
 })
 
 export const voiceSchemas = [VoiceProfileModelManifest, VoiceProfileResponse, CreateVoiceProfileEnrollmentRequest, WorkspaceVoiceIdentity, WorkspaceVoiceIdentityUtterance]

@@ -1,6 +1,7 @@
 // The client's non-secret settings, written into index.html as JSON (web/src/lib/config.ts reads
 // them): the external identity providers the sign-in page offers, and where a sign-in code goes
-// when no mail server is configured (so the sign-in page can say where to find it), and whether the
+// when no mail server is configured (so the sign-in page can say where to find it), the tools the
+// server has an OAuth app for (the connect form offers OAuth only for them), and whether the
 // request carried a session cookie (a signed-out first load then makes no request that must fail).
 import type { SignInProvider } from '../../platform/auth/providers.ts'
 
@@ -8,6 +9,8 @@ import type { SignInProvider } from '../../platform/auth/providers.ts'
 export type ClientConfig = {
   authProviders: SignInProvider[]
   mailDelivery: MailDelivery
+  /** Integration services with an OAuth app configured on this server (INTEGRATIONS_<SERVICE>_CLIENT_ID); ids only. */
+  integrationOAuth: string[]
   /** Whether the request carried a session cookie (valid or not): without one the client knows it is signed out without asking. */
   sessionCookie: boolean
 }

@@ -33,7 +33,10 @@ export function webclientModule(deps: AppDeps, root = WEB_DIST): FastifyPluginAs
 
     // index.html carries the client's non-secret settings (the sign-in providers), so the sign-in
     // page needs no request to draw its buttons (docs/decisions.md, "Web client").
-    const settings = { authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config) }
+    const settings = {
+      authProviders: signInProviders(deps.config), mailDelivery: mailDelivery(deps.config),
+      integrationOAuth: Object.keys(deps.config.integrations.oauth).sort(),
+    }
     const cookieName = sessionCookieName(deps.config.secureCookies)
     const signedIn = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: true }))
     const signedOut = indexReader(path.join(root, 'index.html'), (html) => withClientConfig(html, { ...settings, sessionCookie: false }))

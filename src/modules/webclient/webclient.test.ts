@@ -92,7 +92,7 @@ eachDatabase('web client serving', (h) => {
 // ids and names only, never a client id or secret.
 const oidc = await startOidcTestProvider()
 afterAll(() => oidc.close())
-const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string; sessionCookie: boolean }
+const configOf = (body: string) => JSON.parse(/<script id="confer-config" type="application\/json">([^<]*)<\/script>/.exec(body)![1]!) as { authProviders: unknown[]; mailDelivery: string; integrationOAuth: string[]; sessionCookie: boolean }
 
 eachDatabase('web client config, providers configured', (h) => {
   it('lists GitHub and the OpenID Connect provider in index.html and at /api/auth/providers, without secrets', async () => {
@@ -107,8 +107,16 @@ eachDatabase('web client config, providers configured', (h) => {
     expect(listed.json()).toEqual({ providers: expected })
     expect(listed.body).not.toContain('oidc-client-secret')
   })
+
+  it('names the integration services the server has an OAuth app for, and nothing of the app', async () => {
+    const page = await h.anonymous.get('/integrations')
+    expect(configOf(page.body).integrationOAuth).toEqual(['slack'])
+    expect(page.body).not.toContain('slack-app-client-id')
+    expect(page.body).not.toContain('slack-app-secret')
+  })
 }, {
   env: {
+    INTEGRATIONS_SLACK_CLIENT_ID: 'slack-app-client-id', INTEGRATIONS_SLACK_CLIENT_SECRET: 'slack-app-secret',
     GITHUB_CLIENT_ID: 'github-client-id', GITHUB_CLIENT_SECRET: 'github-client-secret',
     OIDC_PROVIDER_ID: 'acme-sso', OIDC_PROVIDER_NAME: 'Acme </script> SSO', OIDC_DISCOVERY_URL: oidc.discoveryUrl,
     OIDC_CLIENT_ID: 'oidc-client-id', OIDC_CLIENT_SECRET: 'oidc-client-secret',
@@ -119,6 +127,8 @@ eachDatabase('web client config, no provider', (h) => {
   it('lists no provider', async () => {
     const config = configOf((await h.anonymous.get('/')).body)
     expect(config.authProviders).toEqual([])
+    // No OAuth app for any tool: the connect form offers only credentials.
+    expect(config.integrationOAuth).toEqual([])
     // No SMTP_URL outside production: the sign-in page says the code is in the server log.
     expect(config.mailDelivery).toBe('log')
     // Whether the page came with a session cookie (its validity is the API's business).

@@ -17,6 +17,8 @@
 //   and executed actions (external-actions.ts); the detail reads them back through deps.ports.worksetActions.
 // - recordExternalReceipt(deps, trx, {workspaceId, workObjectId, actorId, ref}): an executed action's
 //   receipt (created issue's id and URL) onto the object's `externalRefs` and activity (external-refs.ts).
+// - renameSuggestedOwner(deps, trx, {workspaceId, sessionId, from: labels, to, actorId}): a session speaker
+//   a person named: the session's work suggesting an old label as owner suggests the name (voice).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
@@ -44,6 +46,7 @@ export async function findWorkObject(deps: AppDeps, workspaceId: string, id: str
 export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
 export { announceWorkSetChange, readWorkObject, readWorkSet } from './external-actions.ts'
 export { recordExternalReceipt } from './external-refs.ts'
+export { renameSuggestedOwner } from './owner-hints.ts'
 export type { ExternalRef } from './presenter.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {

@@ -190,6 +190,40 @@ eachDatabase('work objects', (h) => {
         .toEqual([[null, '2026-12-04'], ['2026-12-04', null]])
     })
 
+    it('sets, keeps and clears the next step beside the content under the same revision guard', async () => {
+      const object = await capture(owner, session.id, { title: 'Draft the moodboard', nextStep: 'organize' })
+      expect(object.nextStep).toBe('organize')
+      const url = `/v1/workobjects/${object.id}`
+      const patch = (body: object) => editor.patch(url, { expectedRevisionHash: object.revisionHash, content: { title: 'Draft the moodboard' }, ...body })
+      const moved = await patch({ nextStep: 'moodboard' })
+      expect(moved.statusCode, moved.body).toBe(200)
+      // Only the next step changed: no new revision, the hash stays.
+      expect(moved.json()).toMatchObject({ nextStep: 'moodboard', revisionId: object.revisionId, revisionHash: object.revisionHash, revisionNumber: 1 })
+      expect((await owner.get(url)).json().nextStep).toBe('moodboard')
+      expect((await patch({})).json().nextStep).toBe('moodboard')
+      // Inside content too, with a title change (a new revision).
+      const both = await patch({ content: { title: 'Draft the moodboard today', nextStep: 'visual-proposal' } })
+      expect(both.json()).toMatchObject({ nextStep: 'visual-proposal', title: 'Draft the moodboard today', revisionNumber: 2 })
+      // The revision guard: the old hash is stale now, and nothing changes.
+      const stale = await patch({ nextStep: 'runner-a' })
+      expect([stale.statusCode, stale.json().code]).toEqual([409, 'stale_revision'])
+      expect((await owner.get(url)).json().nextStep).toBe('visual-proposal')
+      const current = { expectedRevisionHash: both.json().revisionHash, content: { title: 'Draft the moodboard today' } }
+      const cleared = await editor.patch(url, { ...current, nextStep: null })
+      expect(cleared.statusCode, cleared.body).toBe(200)
+      expect(cleared.json().nextStep).toBeUndefined()
+      for (const body of [{ ...current, nextStep: 'ship-it' }, { ...current, content: { ...current.content, nextStep: 7 } }]) {
+        const bad = await editor.patch(url, body)
+        expect([bad.statusCode, bad.json().code]).toEqual([400, 'validation_failed'])
+      }
+      const conflicting = await editor.patch(url, { ...current, nextStep: 'organize', content: { ...current.content, nextStep: 'moodboard' } })
+      expect([conflicting.statusCode, conflicting.json().code]).toEqual([400, 'validation_failed'])
+      expect((await viewer.patch(url, { ...current, nextStep: 'organize' })).statusCode).toBe(403)
+      const activity = (await viewer.get(`${url}/activity`)).json()
+      expect(activity.filter((entry: { field?: string }) => entry.field === 'nextStep').map((entry: { oldValue?: string; newValue?: string }) => [entry.oldValue ?? null, entry.newValue ?? null]))
+        .toEqual([['organize', 'moodboard'], ['moodboard', 'visual-proposal'], ['visual-proposal', null]])
+    })
+
     it('lets exactly one of two simultaneous edits with the same expected hash win', async () => {
       const object = await capture(owner, session.id, { title: 'Race' })
       const [a, b] = await Promise.all([

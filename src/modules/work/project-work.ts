@@ -46,13 +46,18 @@ export async function listAcceptedProjectWork(deps: AppDeps, workspaceId: string
 export type WorkSearchHit = { id: string; sessionId: string; kind: WorkKind; title: string; summary: string | null; sourceSegmentIds: string[]; createdAt: string }
 
 /** Accepted work objects of the workspace (AI proposals nobody accepted left out) whose title or summary holds any of the words. */
-export async function findWorkObjectsMentioning(deps: AppDeps, workspaceId: string, words: string[], limit = 200): Promise<WorkSearchHit[]> {
+export async function findWorkObjectsMentioning(deps: AppDeps, workspaceId: string, words: string[], limit = 200, project?: { projectId: string; sessionIds: readonly string[] }): Promise<WorkSearchHit[]> {
   if (words.length === 0) return []
   const like = (word: string) => `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
   const rows = await deps.database.db.selectFrom('work_objects')
     .select(['id', 'session_id', 'kind', 'title', 'summary', 'source_segment_ids', 'created_at'])
     .where('workspace_id', '=', workspaceId)
     .where((eb) => eb.or([eb('proposal_state', 'is', null), eb('proposal_state', '=', 'accepted')]))
+    // A project's question: work headed to the project or captured in its meetings.
+    .$if(project !== undefined, (query) => query.where((eb) => eb.or([
+      eb('target_project_id', '=', project!.projectId),
+      ...(project!.sessionIds.length > 0 ? [eb('session_id', 'in', project!.sessionIds)] : []),
+    ])))
     .where((eb) => eb.or(words.flatMap((word) => [
       sql<boolean>`lower(title) like ${like(word)} escape '\\'`,
       sql<boolean>`lower(coalesce(summary, '')) like ${like(word)} escape '\\'`,

@@ -62,7 +62,7 @@ export function workRoutes(base: FastifyInstance, deps: AppDeps) {
   app.patch('/v1/workobjects/:workObjectId', {
     schema: {
       operationId: 'editWorkObject', tags,
-      summary: 'Edit the content (title, summary): a new revision whose hash is the SHA-256 of the canonical content. An optional `dueDate` (or null) sets the due date beside it (no revision when only the date changes). A stale expectedRevisionHash answers 409 stale_revision with the current revision id and hash.',
+      summary: 'Edit the content (title, summary): a new revision whose hash is the SHA-256 of the canonical content. An optional `dueDate` and `nextStep` (MeetingWorkNextStep; null clears either) set the due date and next step beside it (no revision when only they change). A stale expectedRevisionHash answers 409 stale_revision with the current revision id and hash.',
       params: schemas.WorkObjectParams, body: schemas.EditWorkObjectBody,
       response: { 200: WorkObjectRef, ...problems(400, 401, 403, 404, 409, 429) },
     },

@@ -175,9 +175,15 @@ export type CreateWorkObjectInput = Static<typeof CreateWorkObjectBody>
 
 export const EditWorkObjectBody = Type.Object({
   expectedRevisionHash: Type.String({ minLength: 1, maxLength: 128 }),
-  content: Type.Object({ title: Title, summary: Type.Optional(Type.Union([Summary, Type.Null()])) }, { additionalProperties: false }),
+  content: Type.Object({
+    title: Title, summary: Type.Optional(Type.Union([Summary, Type.Null()])),
+    nextStep: Type.Optional(Type.Union([NextStep, Type.Null()], { description: 'Same as the top-level `nextStep` (give one of the two).' })),
+  }, { additionalProperties: false }),
   dueDate: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()], {
     description: 'By when (local date, YYYY-MM-DD); null clears it, absent keeps it. Not part of the content: changing only the date makes no revision.',
+  })),
+  nextStep: Type.Optional(Type.Union([NextStep, Type.Null()], {
+    description: 'The production branch (MeetingWorkNextStep); null clears it, absent keeps it. Like dueDate, not part of the hashed content: changing only the next step makes no revision. Authorizes no external side effect.',
   })),
 }, { additionalProperties: false })
 export type EditWorkObjectInput = Static<typeof EditWorkObjectBody>

@@ -186,6 +186,16 @@ export async function listConversationWorkSets(deps: AppDeps, caller: Caller, co
 
 // ---- changes ----
 
+/** The next step an edit asks for (top level or in content; both must agree); undefined keeps it. */
+function nextStepOf(input: EditWorkObjectInput): string | null | undefined {
+  const { nextStep } = input
+  const inContent = input.content.nextStep
+  if (nextStep !== undefined && inContent !== undefined && nextStep !== inContent) {
+    throw badRequest('content.nextStep', 'conflicting_next_step', 'nextStep and content.nextStep differ: give one of them')
+  }
+  return nextStep !== undefined ? nextStep : inContent
+}
+
 export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId: string, input: EditWorkObjectInput) {
   const content = normalizeContent(input.content)
   const hash = contentHash(content)
@@ -194,8 +204,10 @@ export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId
     refuseWhileProposed(current)
     if (input.expectedRevisionHash !== current.revision_hash) throw staleRevision(current)
     const dueDate = input.dueDate === undefined ? current.due_date : input.dueDate
+    const asked = nextStepOf(input)
+    const nextStep = asked === undefined ? current.next_step : asked
     const contentChanged = hash !== current.revision_hash
-    if (!contentChanged && dueDate === current.due_date) return current
+    if (!contentChanged && dueDate === current.due_date && nextStep === current.next_step) return current
     const now = nowIso()
     let revision: repo.RevisionRow | undefined
     if (contentChanged) {
@@ -209,7 +221,7 @@ export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId
     }
     const updated = await repo.updateObject(trx, current.id, {
       ...(revision ? { title: content.title, summary: content.summary, current_revision_id: revision.id, revision_hash: hash, revision_number: revision.number } : {}),
-      due_date: dueDate, updated_at: nextTimestamp(current.updated_at),
+      due_date: dueDate, next_step: nextStep, updated_at: nextTimestamp(current.updated_at),
     })
     await recordChange(deps, trx, {
       object: updated, actorId: caller.actor.accountId, event: 'workobject.updated',
@@ -218,6 +230,7 @@ export async function editWorkObject(deps: AppDeps, caller: Caller, workObjectId
         ...(revision && content.title !== current.title ? [{ verb: 'edited', field: 'title', oldValue: current.title, newValue: content.title }] : []),
         ...(revision && content.summary !== current.summary ? [{ verb: 'edited', field: 'summary', oldValue: current.summary, newValue: content.summary }] : []),
         ...(dueDate !== current.due_date ? [{ verb: 'edited', field: 'dueDate', oldValue: current.due_date, newValue: dueDate }] : []),
+        ...(nextStep !== current.next_step ? [{ verb: 'edited', field: 'nextStep', oldValue: current.next_step, newValue: nextStep }] : []),
       ],
       notify: [{ accountId: updated.owner_account_id, kind: 'workobject.updated', data: { revisionId: updated.current_revision_id } }],
     })

@@ -53,13 +53,32 @@ function Recommendation({ recommendation }: { recommendation: ActionRecommendati
   const [executionId, setExecutionId] = useState<string>()
   const { busy, error, run } = useAction()
   const payloadId = `payload-${recommendation.id}`
+  // An email names its recipients before it is prepared: drafted from the people the item names.
+  const isEmail = recommendation.actionId === 'email.send'
+  const drafted = Array.isArray(recommendation.input.to) ? (recommendation.input.to as string[]).join(', ') : ''
+  const [recipients, setRecipients] = useState(drafted)
+  const recipientsId = `recipients-${recommendation.id}`
+  const prepare = () => void run(async () => {
+    const to = recipients.split(/[,;\s]+/).map((address) => address.trim()).filter(Boolean)
+    setPrepared(await integrations.prepare(recommendation, isEmail ? { input: { to } } : {}))
+  })
   return (
     <li className="card">
       <strong>{recommendation.title}</strong> <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
       <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
       <p className="muted">{recommendation.reason}</p>
       {!prepared && recommendation.state === 'open' ? (
-        <button type="button" disabled={busy} onClick={() => void run(async () => setPrepared(await integrations.prepare(recommendation)))}>{t('actions.prepare')}</button>
+        <form onSubmit={(event) => { event.preventDefault(); prepare() }}>
+          {isEmail ? (
+            <>
+              <label htmlFor={recipientsId}>{t('actions.recipients')}</label>
+              <input id={recipientsId} type="email" multiple required value={recipients} aria-describedby={`${recipientsId}-hint`}
+                onChange={(event) => setRecipients(event.target.value)} />
+              <p className="muted small" id={`${recipientsId}-hint`}>{t('actions.recipientsHint')}</p>
+            </>
+          ) : null}
+          <button type="submit" disabled={busy}>{t('actions.prepare')}</button>
+        </form>
       ) : null}
       {prepared ? (
         <div className="prepared">

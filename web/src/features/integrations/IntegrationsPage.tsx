@@ -1,9 +1,11 @@
 // A project's integrations: its connections (GET /v1/integrations/connections, no secrets) with
-// revoke behind a confirmation, connecting a tool with a credential or through OAuth, and
+// revoke behind a confirmation, connecting a tool with a credential or (where the server has an
+// OAuth app for it, index.html's config says which) through OAuth, and
 // (managers) the project's access.
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { navigate, useLocation } from '../../app/router.ts'
 import { useAction } from '../../lib/api.ts'
+import { clientConfig } from '../../lib/config.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
@@ -95,7 +97,9 @@ const newSigningSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRa
 function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (connection: IntegrationConnection) => void }) {
   const { t } = useI18n()
   const [service, setService] = useState(CATALOG[0]!.service)
-  const entry = CATALOG.find((item) => item.service === service) ?? CATALOG[0]!
+  const found = CATALOG.find((item) => item.service === service) ?? CATALOG[0]!
+  // OAuth only where the server has an app for the tool; otherwise its credential form.
+  const entry = useMemo(() => ({ ...found, authTypes: found.authTypes.filter((type) => type !== 'oauth' || clientConfig().integrationOAuth.includes(found.service)) }), [found])
   const [authType, setAuthType] = useState(entry.authTypes[0]!)
   const [values, setValues] = useState<Record<string, string>>({})
   const [done, setDone] = useState<string>()

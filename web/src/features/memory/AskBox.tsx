@@ -1,4 +1,4 @@
-// Ask a question over everything the person may see: the answer sentence by sentence, each with
+// Ask a question over everything the person may see (on a project's memory page: that project's): the answer sentence by sentence, each with
 // the sources it cites, or plainly that nothing stored answers it (and why, when the question is in a
 // language the workspace's meetings are not in: the server's notice).
 import { useId, useState } from 'react'
@@ -9,7 +9,8 @@ import { ErrorLine } from '../../lib/ui.tsx'
 import { askQuestion } from './api.ts'
 import { SourceLine } from './Sources.tsx'
 
-export function AskBox() {
+/** `projectId` and `projectName`: the question is about that project only (its memory page). */
+export function AskBox({ projectId, projectName }: { projectId?: string; projectName?: string } = {}) {
   const { t } = useI18n()
   const id = useId()
   const [query, setQuery] = useState('')
@@ -18,10 +19,11 @@ export function AskBox() {
   return (
     <section className="card ask" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('ask.title')}</h2>
+      {projectId ? <p className="muted" data-testid="ask-scope">{projectName ? t('ask.inProject', { project: projectName }) : t('ask.inThisProject')}</p> : null}
       <form className="row" onSubmit={(event) => {
         event.preventDefault()
         const question = query.trim()
-        if (question) void run(async () => setAnswer(await askQuestion(question)))
+        if (question) void run(async () => setAnswer(await askQuestion(question, projectId)))
       }}>
         <label htmlFor={`${id}-query`}>{t('ask.query')}</label>
         <input id={`${id}-query`} type="search" maxLength={500} required value={query} onChange={(event) => setQuery(event.target.value)} />
@@ -31,7 +33,7 @@ export function AskBox() {
       <div aria-live="polite" data-testid="answer">
         {busy ? <p className="muted">{t('common.loading')}</p> : null}
         {answer && !busy ? (answer.status === 'no-evidence' || answer.sentences.length === 0
-          ? <p data-testid="no-evidence">{answer.notice ?? t('ask.noEvidence')}</p>
+          ? <p data-testid="no-evidence">{answer.notice ?? t(projectId ? 'ask.noEvidenceInProject' : 'ask.noEvidence')}</p>
           : (
             <ol className="answer">
               {answer.sentences.map((sentence, index) => (

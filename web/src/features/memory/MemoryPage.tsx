@@ -78,7 +78,7 @@ export default function MemoryPage({ projectId }: { projectId: string }) {
           </ul>
         </section>
       ) : null}
-      <AskBox />
+      <AskBox projectId={projectId} projectName={name} />
     </section>
   )
 }

@@ -1,5 +1,5 @@
 // Project memory and answers: the memory of a project (GET …/memory), settling a conflict, and
-// questions answered over the workspace with cited sources (POST /v1/search/answer).
+// questions answered over the workspace, or one project, with cited sources (POST /v1/search/answer).
 import { api, setCached, useResource } from '../../lib/api.ts'
 import { getLocale } from '../../lib/i18n.ts'
 import type { AnswerSource, MemorySource, ProjectMemory, ResolveConflictInput, ResolveConflictResult, SearchAnswer } from '../../lib/types.ts'
@@ -13,7 +13,9 @@ export async function resolveConflict(projectId: string, conflictId: string, inp
   return result
 }
 
-export const askQuestion = (query: string) => api.post<SearchAnswer>('/v1/search/answer', { query, locale: getLocale() })
+/** With `projectId`, only that project's meetings, work and memory answer. */
+export const askQuestion = (query: string, projectId?: string) =>
+  api.post<SearchAnswer>('/v1/search/answer', { query, locale: getLocale(), ...(projectId ? { projectId } : {}) })
 
 /** Where a source opens in the client, or outside it (an external item), or nowhere (a file). */
 export function sourceHref(source: MemorySource | AnswerSource): { href: string; external?: boolean } | undefined {

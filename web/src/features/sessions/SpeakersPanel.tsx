@@ -1,11 +1,12 @@
 // The session's speakers with their names (a member's once their voice is identified or a person
 // confirmed it, else "Speaker N"), a link to the voice identity when one is known, the engine's
-// suggestions to confirm or decline (editors), and "Not me / opt out".
+// suggestions to confirm or decline (editors), naming a speaker ("Speaker 2" → "Dana Li", editors),
+// and "Not me / opt out".
 import { useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { speakerName, translate, useI18n } from '../../lib/i18n.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
-import { optOutSpeaker, patchIdentity } from '../voice/api.ts'
+import { nameSpeaker, optOutSpeaker, patchIdentity } from '../voice/api.ts'
 
 type Suggestion = { identityId: string; displayName: string }
 
@@ -16,6 +17,8 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, sug
 }) {
   const { t } = useI18n()
   const [confirming, setConfirming] = useState<string>()
+  const [naming, setNaming] = useState<string>()
+  const [name, setName] = useState('')
   const [message, setMessage] = useState<string>()
   const { busy, error, run } = useAction()
   const ids = [...new Set([...Object.keys(speakers), ...speakerIds])].sort()
@@ -39,7 +42,28 @@ export function SpeakersPanel({ sessionId, speakerIds, speakers, identities, sug
                 {identities[speakerId] ? <Link href={`/voice/identities/${identities[speakerId]}`}>{speakerName(speakers[speakerId] ?? speakerId)}</Link> : <span>{speakerName(speakers[speakerId] ?? speakerId)}</span>}
                 {/* Only speakers the session knows (not a segment's bare id) can be opted out. */}
                 {confirming === speakerId || !(speakerId in speakers) ? null : <button type="button" className="link" onClick={() => setConfirming(speakerId)}>{t('speakers.notMe')}</button>}
+                {canEdit && naming !== speakerId ? (
+                  <button type="button" className="link" aria-label={t('speakers.nameLabel', { speaker: speakerName(speakers[speakerId] ?? speakerId) })}
+                    onClick={() => { setNaming(speakerId); setName(/^Speaker \d+$/.test(speakers[speakerId] ?? '') ? '' : speakers[speakerId] ?? '') }}>{t('speakers.name')}</button>
+                ) : null}
               </div>
+              {naming === speakerId ? (
+                <form className="row" aria-label={t('speakers.nameLabel', { speaker: speakerName(speakers[speakerId] ?? speakerId) })} onSubmit={(event) => {
+                  event.preventDefault()
+                  void run(async () => {
+                    const result = await nameSpeaker(sessionId, speakerId, name.trim() || null)
+                    onLabel(speakerId, result.speaker.label)
+                    setNaming(undefined)
+                    setMessage(translate('speakers.named', { name: speakerName(result.speaker.label) }))
+                  })
+                }}>
+                  <label htmlFor={`speaker-name-${speakerId}`}>{t('speakers.nameField')}</label>
+                  <input id={`speaker-name-${speakerId}`} value={name} maxLength={120} aria-describedby={`speaker-name-${speakerId}-hint`} onChange={(event) => setName(event.target.value)} />
+                  <p className="muted small" id={`speaker-name-${speakerId}-hint`}>{t('speakers.nameHint')}</p>
+                  <button type="submit" className="primary" disabled={busy}>{t('common.save')}</button>
+                  <button type="button" onClick={() => setNaming(undefined)}>{t('common.cancel')}</button>
+                </form>
+              ) : null}
               {suggestion && canEdit ? (
                 <div className="row" role="group" aria-label={t('speakers.suggested', { name: suggestion.displayName })} data-testid="speaker-suggestion">
                   <p>{t('speakers.suggested', { name: suggestion.displayName })}</p>

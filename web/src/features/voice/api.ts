@@ -1,5 +1,5 @@
 // Voice: the caller's profile and enrollment, workspace voice identities, and a session speaker's
-// opt-out. Embeddings are computed here in the browser with the server's built-in engine
+// name and opt-out. Embeddings are computed here in the browser with the server's built-in engine
 // (src/platform/speech/embedding/builtin.ts, plain TypeScript) — the API takes embeddings, not audio.
 import { api, invalidate, useResource } from '../../lib/api.ts'
 import type {
@@ -36,5 +36,8 @@ export async function splitIdentity(id: string, sessionId: string, speakerId: st
 }
 export const deleteIdentity = (id: string) => api.delete<DeleteIdentityResult>(identityPath(id))
 
+/** Names a session speaker (null: back to "Speaker N"); the transcript, events and suggested owners follow. */
+export const nameSpeaker = (sessionId: string, speakerId: string, name: string | null) =>
+  api.patch<{ speaker: { sessionId: string; speakerId: string; label: string }; renamedOwners: number }>(`/v1/sessions/${sessionId}/speakers/${encodeURIComponent(speakerId)}`, { name })
 export const optOutSpeaker = (sessionId: string, speakerId: string) =>
   api.post<VoiceOptOutResult>(`/v1/sessions/${sessionId}/speakers/${encodeURIComponent(speakerId)}/voice-opt-out`, {})

@@ -1,11 +1,11 @@
 // One work object: its proposal (accept / reject), stage moves, progress, owner, and on demand its
-// comments, revisions, edits (title, summary, due date) and review (designate, request, decide).
+// comments, revisions, edits (title, summary, due date, next step) and review (designate, request, decide).
 import { lazy, Suspense, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
-import { STAGES, useComments, useRevisions, work } from './api.ts'
+import { NEXT_STEPS, STAGES, useComments, useRevisions, work, type NextStep } from './api.ts'
 
 // The runner and external-action panels load with the first opened details, not with the board.
 const RunnerTaskPanel = lazy(() => import('../runners/RunnerTaskPanel.tsx'))
@@ -38,6 +38,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
         {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: wo.dueDate })}</span> : null}
+        {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
         <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
       </p>
       {canEdit && pending && wo.proposal ? (
@@ -121,18 +122,24 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
   const [title, setTitle] = useState(wo.title)
   const [summary, setSummary] = useState(wo.summary ?? '')
   const [dueDate, setDueDate] = useState(wo.dueDate ?? '')
+  const [nextStep, setNextStep] = useState<NextStep | ''>((wo.nextStep as NextStep | undefined) ?? '')
   const { busy, error, run } = useAction()
   return (
     <div className="details">
       {canEdit && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
       {editing ? (
-        <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate); setEditing(false) }) }}>
+        <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate, nextStep); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
           <input id={`title-${wo.id}`} value={title} required onChange={(event) => setTitle(event.target.value)} />
           <label htmlFor={`summary-${wo.id}`}>{t('work.summary')}</label>
           <textarea id={`summary-${wo.id}`} value={summary} onChange={(event) => setSummary(event.target.value)} />
           <label htmlFor={`due-${wo.id}`}>{t('work.dueDate')}</label>
           <input id={`due-${wo.id}`} type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
+          <label htmlFor={`next-${wo.id}`}>{t('work.nextStep')}</label>
+          <select id={`next-${wo.id}`} value={nextStep} onChange={(event) => setNextStep(event.target.value as NextStep | '')}>
+            <option value="">{t('work.nextStep.none')}</option>
+            {NEXT_STEPS.map((step) => <option key={step} value={step}>{t(`work.nextStep.${step}` as MessageKey)}</option>)}
+          </select>
           <div className="row">
             <button type="submit" className="primary" disabled={busy}>{t('common.save')}</button>
             <button type="button" onClick={() => setEditing(false)}>{t('common.cancel')}</button>

@@ -26,8 +26,10 @@ export const work = {
   moveStage: async (wo: WorkObject, input: StageInput) => refresh(await api.patch<StageResult>(`/v1/workobjects/${wo.id}/stage`, input), wo.workSetId),
   setResponsibility: async (wo: WorkObject, input: ResponsibilityInput) => refresh(await api.patch<{ workObject?: WorkObject }>(`/v1/workobjects/${wo.id}/responsibility`, input), wo.workSetId),
   assign: async (wo: WorkObject, input: AssignmentInput) => refresh(await api.post<{ workObject?: WorkObject }>(`/v1/workobjects/${wo.id}/assignment`, input), wo.workSetId),
-  edit: async (wo: WorkObject, title: string, summary: string, dueDate: string) =>
-    refresh(await api.patch<{ workObject?: WorkObject }>(`/v1/workobjects/${wo.id}`, { expectedRevisionHash: wo.revisionHash, content: { title, summary: summary || null }, dueDate: dueDate || null }), wo.workSetId),
+  edit: async (wo: WorkObject, title: string, summary: string, dueDate: string, nextStep: NextStep | '') =>
+    refresh(await api.patch<{ workObject?: WorkObject }>(`/v1/workobjects/${wo.id}`, {
+      expectedRevisionHash: wo.revisionHash, content: { title, summary: summary || null }, dueDate: dueDate || null, nextStep: nextStep || null,
+    }), wo.workSetId),
   comment: async (wo: WorkObject, body: string) => {
     const comment = await api.post<WorkComment>(`/v1/workobjects/${wo.id}/comments`, { body })
     invalidate(`/v1/workobjects/${wo.id}/comments`)
@@ -50,3 +52,6 @@ export const work = {
 }
 
 export const STAGES = ['captured', 'structured', 'executing', 'ready-for-review', 'accepted'] as const
+/** MeetingWorkNextStep: the production branch a member chooses; it authorizes nothing external. */
+export const NEXT_STEPS = ['organize', 'runner-a', 'moodboard', 'visual-proposal'] as const
+export type NextStep = (typeof NEXT_STEPS)[number]
