@@ -35,6 +35,10 @@ eachDatabase('work refinement', (h) => {
     expect(objects.find((object) => object.kind === 'decision' && object.sourceSegmentIds.includes(ids[1]!))).toBeDefined()
     expect(decision).toBeDefined()
     expect(objects.every((object) => object.proposal?.state === 'pending')).toBe(true)
+    // A voice nobody has named reads as the transcript shows it ("Speaker 2"), never as its id.
+    const summaries = (detail.workObjects as { summary?: string }[]).map((object) => object.summary ?? '').join('\n')
+    expect(summaries).toContain('Speaker 2: ')
+    expect(summaries).not.toMatch(/spk_\d/)
     expect(objects).toHaveLength(refinement.itemsVisible)
 
     // Running again (a longer transcript, a retry) proposes nothing twice.

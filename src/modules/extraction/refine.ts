@@ -16,6 +16,7 @@ import { runEngine } from './engines.ts'
 import { JOBS } from '../../domain/jobs.ts'
 import { findSessionById } from '../sessions/index.ts'
 import { isCapturing } from '../../domain/vocabulary.ts'
+import { speakerLabel } from '../../platform/speech/speakers.ts'
 
 export const REFINE_JOB = JOBS.refine
 
@@ -55,7 +56,7 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
     const run = await runEngine(deps, {
       segments: segments.map((segment) => ({
         id: segment.id, text: segment.text, startMs: segment.start_ms, endMs: segment.end_ms,
-        ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? segment.speaker_id } : {}),
+        ...(segment.speaker_id ? { speakerId: segment.speaker_id, speakerLabel: speakers.get(segment.speaker_id) ?? speakerLabel(segment.speaker_id) } : {}),
         ...(segment.language ? { language: segment.language } : {}),
         ...(typeof segment.confidence === 'number' ? { confidence: segment.confidence } : {}),
       })),
