@@ -1,0 +1,51 @@
+// What a new user met on a third pass: the notifications page showed raw kinds ("Ann: workobject.assigned")
+// for everything but reviews, invitations and projects, and "asked you to review" for being made the
+// reviewer (then "requested your review" for the request itself: two requests, it seemed).
+import { expect, test } from '@playwright/test'
+import { callJson } from '../e2e/server.ts'
+import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
+
+test.describe('a new user\'s third pass', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('every notification is a sentence of the reader\'s language, never a kind', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const owner = await workspaceContext(browser, served, 'notify-owner')
+    await callJson(server, 'PATCH', '/v1/account/profile', owner.cookie, { name: 'Ann Lee' })
+    const memberEmail = uniqueEmail('notify-member')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', owner.cookie, { email: memberEmail })
+    const member = await browser.newContext()
+    const memberCookie = await signInContext(member, server, served.mail, memberEmail)
+    await callJson(server, 'POST', `/v1/invitations/${invitation.inviteURL.split('/invite/')[1]}/accept`, memberCookie, {})
+    const memberId = (await callJson(server, 'GET', '/v1/account/current', memberCookie)).account.id
+    const ownerId = (await callJson(server, 'GET', '/v1/account/current', owner.cookie)).account.id
+
+    const project = await callJson(server, 'POST', '/v1/projects', owner.cookie, { name: 'Launch' })
+    const session = await callJson(server, 'POST', '/v1/sessions', owner.cookie, { captureMode: 'microphone', title: 'Weekly sync', projectId: project.id })
+    const action = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, owner.cookie, { kind: 'action', title: 'Send the report', targetProjectId: project.id })
+    await callJson(server, 'POST', `/v1/workobjects/${action.id}/assignment`, owner.cookie, { action: 'assign', userId: memberId })
+    await callJson(server, 'POST', `/v1/workobjects/${action.id}/comments`, owner.cookie, { body: 'Before Friday, please.' })
+    await callJson(server, 'PATCH', `/v1/workobjects/${action.id}/stage`, owner.cookie, { fromStage: 'captured', toStage: 'structured' })
+    await callJson(server, 'POST', `/v1/workobjects/${action.id}/assignment`, owner.cookie, { action: 'assign', userId: ownerId })
+
+    const page = await member.newPage()
+    await page.goto(`${server.baseUrl}/notifications`)
+    const items = page.getByTestId('notifications').locator('li')
+    await expect(items.filter({ hasText: 'Ann Lee assigned “Send the report” to you.' })).toHaveCount(1)
+    await expect(items.filter({ hasText: 'Ann Lee commented on “Send the report”.' })).toHaveCount(1)
+    await expect(items.filter({ hasText: 'Ann Lee moved “Send the report” to Structured.' })).toHaveCount(1)
+    await expect(items.filter({ hasText: 'Ann Lee gave “Send the report” to someone else.' })).toHaveCount(1)
+    const kinds = await items.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-kind')))
+    expect(kinds.length).toBeGreaterThanOrEqual(4)
+    for (const text of await items.allInnerTexts()) expect(text).not.toMatch(/\b(workobject|comment|review)\.[a-z.-]+/)
+    await expect(items.first().getByRole('link')).toHaveAttribute('href', `/sessions/${session.id}`)
+    await expectAccessible(page, 'notifications')
+
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(items.filter({ hasText: 'Ann Lee 将“Send the report”分配给了你。' })).toHaveCount(1)
+    await expect(items.filter({ hasText: 'Ann Lee 将“Send the report”移至已整理。' })).toHaveCount(1)
+    await member.close()
+    await owner.context.close()
+  })
+})
