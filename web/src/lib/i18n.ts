@@ -796,11 +796,26 @@ const formatterFor = (locale: Locale) => {
   return formatter
 }
 
+// A calendar date (`2026-12-01`, a due date) is a day, not an instant: formatted in UTC so that no
+// time zone moves it to the day before.
+const dayFormatters = new Map<Locale, Intl.DateTimeFormat>()
+const dayFormatterFor = (locale: Locale) => {
+  let formatter = dayFormatters.get(locale)
+  if (!formatter) dayFormatters.set(locale, formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }))
+  return formatter
+}
+
+/** `2026-12-01` as the reader's language writes a day ("Dec 1, 2026", "2026年12月1日"); anything else as it is. */
+export function formatDay(day: string, locale: Locale = current): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : undefined
+  return date && !Number.isNaN(date.getTime()) ? dayFormatterFor(locale).format(date) : day
+}
+
 export function useI18n() {
   const locale = useSyncExternalStore((listener) => { listeners.add(listener); return () => listeners.delete(listener) }, () => current)
   const dateTime = (iso: string) => {
     const date = new Date(iso)
     return Number.isNaN(date.getTime()) ? iso : formatterFor(locale).format(date)
   }
-  return { locale, t: translate, dateTime }
+  return { locale, t: translate, dateTime, day: (value: string) => formatDay(value, locale) }
 }

@@ -14,7 +14,7 @@ const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
 }) {
-  const { t } = useI18n()
+  const { t, day } = useI18n()
   const { busy, error, run } = useAction()
   const [open, setOpen] = useState(false)
   const nameOf = (id?: string) => (id ? members.find((member) => member.accountId === id)?.name || members.find((member) => member.accountId === id)?.email || id : t('work.noOwner'))
@@ -37,7 +37,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
         {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
-        {wo.dueDate ? <span>{t('work.due', { date: wo.dueDate })}</span> : null}
+        {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
       </p>
       {canEdit && pending && wo.proposal ? (
