@@ -1,7 +1,13 @@
 // What a new user met on a third pass: the notifications page showed raw kinds ("Ann: workobject.assigned")
 // for everything but reviews, invitations and projects, and "asked you to review" for being made the
-// reviewer (then "requested your review" for the request itself: two requests, it seemed).
+// reviewer (then "requested your review" for the request itself: two requests, it seemed). The
+// runners page gave `confer runner pair …` as if `confer` were installed and as if the runner
+// needed nothing else, but it is Confer's own command line and refuses to pair without runner.json.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { loadConfig } from '../../src/runner-cli/files.ts'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
 
@@ -47,5 +53,30 @@ test.describe('a new user\'s third pass', () => {
     await expect(items.filter({ hasText: 'Ann Lee 将“Send the report”移至已整理。' })).toHaveCount(1)
     await member.close()
     await owner.context.close()
+  })
+
+  test('pairing a runner says what to set up first and gives a runner.json that works', async ({ browser }) => {
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'runner-setup')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/runners`)
+    await page.getByRole('button', { name: 'Pair a runner' }).click()
+    const grant = page.getByTestId('runner-grant')
+    const steps = grant.locator('ol > li')
+    await expect(steps).toHaveCount(4)
+    await expect(steps.nth(0)).toContainText('npm link')
+    await expect(steps.nth(0)).toContainText('npm exec -- node src/main.ts')
+    await expect(steps.nth(1)).toContainText('~/.config/confer-runner/runner.json')
+    await expect(steps.nth(2)).toContainText('confer runner pair --server')
+    await expect(steps.nth(3)).toContainText('confer runner start')
+    const example = JSON.parse(await page.getByTestId('runner-config').innerText())
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'runner-example-'))
+    writeFileSync(path.join(dir, 'runner.json'), JSON.stringify(example))
+    const config = loadConfig(dir)
+    expect(Object.keys(config.runners)).toEqual(['runner-a'])
+    const pairCommand = await grant.getByLabel('Pairing command').innerText()
+    expect(config.server).toBe(/--server (\S+)/.exec(pairCommand)?.[1])
+    await expectAccessible(page, 'runner pairing steps')
+    await context.close()
   })
 })

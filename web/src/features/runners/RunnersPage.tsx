@@ -7,6 +7,18 @@ import type { RegistrationGrant } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { runners, useRunners } from './api.ts'
 
+const RUNNER_CONFIG_PATH = '~/.config/confer-runner/runner.json'
+
+/** A runner.json that pairs with this server and answers the work it is sent with a comment (docs/runner.md). */
+function exampleConfig(pairCommand: string): string {
+  const server = /--server (\S+)/.exec(pairCommand)?.[1] ?? location.origin
+  return JSON.stringify({
+    server,
+    displayName: 'My laptop',
+    runners: { 'runner-a': { command: ['sh', '-c', 'cat "$CONFER_TASK_FILE"'], resultAs: 'comment' } },
+  }, null, 2)
+}
+
 export function RunnersPage() {
   const { t, dateTime } = useI18n()
   const list = useRunners()
@@ -23,11 +35,21 @@ export function RunnersPage() {
       {grant ? (
         <div className="notice" role="status" data-testid="runner-grant">
           <p>{t('runners.grantShownOnce', { date: dateTime(grant.expiresAt) })}</p>
-          <p>{t('runners.runCommand')}</p>
-          <pre tabIndex={0} aria-label={t('runners.command')}><code>{grant.pairCommand}</code></pre>
-          <p>{t('runners.grant')}</p>
-          <pre tabIndex={0} aria-label={t('runners.grant')}><code>{grant.registrationGrant}</code></pre>
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(grant.pairCommand)}>{t('runners.copy')}</button>
+          <ol className="steps">
+            <li><p>{t('runners.setup')}</p></li>
+            <li>
+              <p>{t('runners.config', { path: RUNNER_CONFIG_PATH })}</p>
+              <pre tabIndex={0} aria-label={t('runners.configLabel')} data-testid="runner-config"><code>{exampleConfig(grant.pairCommand)}</code></pre>
+            </li>
+            <li>
+              <p>{t('runners.runCommand')}</p>
+              <pre tabIndex={0} aria-label={t('runners.command')}><code>{grant.pairCommand}</code></pre>
+              <p>{t('runners.grant')}</p>
+              <pre tabIndex={0} aria-label={t('runners.grant')}><code>{grant.registrationGrant}</code></pre>
+              <button type="button" onClick={() => void navigator.clipboard?.writeText(grant.pairCommand)}>{t('runners.copy')}</button>
+            </li>
+            <li><p>{t('runners.startCommand')}</p></li>
+          </ol>
         </div>
       ) : null}
       <h2>{t('runners.list')}</h2>
