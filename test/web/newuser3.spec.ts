@@ -3,6 +3,8 @@
 // reviewer (then "requested your review" for the request itself: two requests, it seemed). The
 // runners page gave `confer runner pair …` as if `confer` were installed and as if the runner
 // needed nothing else, but it is Confer's own command line and refuses to pair without runner.json.
+// A connection was named by its random alias ("webhook-69e838a4") and, in the project's access, by
+// its id (con_…): two webhooks could not be told apart.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -77,6 +79,32 @@ test.describe('a new user\'s third pass', () => {
     const pairCommand = await grant.getByLabel('Pairing command').innerText()
     expect(config.server).toBe(/--server (\S+)/.exec(pairCommand)?.[1])
     await expectAccessible(page, 'runner pairing steps')
+    await context.close()
+  })
+
+  test('a connection is named by where it sends, never by its id', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'connection-names')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`
+    for (const url of ['https://hooks.example.com/deploys', 'https://ci.example.org/']) {
+      await callJson(server, 'POST', '/v1/integrations/connections/credential', cookie, {
+        projectId: project.id, service: 'webhook', authType: 'custom_credential', actionIds: ['webhook.send'],
+        credential: { signingSecret: secret }, settings: { url },
+      })
+    }
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/integrations?project=${project.id}`)
+    const cards = page.getByTestId('connections').locator('li')
+    const deploys = cards.filter({ has: page.getByText(/^Webhook · hooks\.example\.com\/deploys webhook-/) })
+    await expect(deploys).toHaveCount(1)
+    await expect(cards.filter({ has: page.getByText(/^Webhook · ci\.example\.org webhook-/) })).toHaveCount(1)
+    const access = page.getByRole('group', { name: 'Connections' })
+    expect((await access.locator('label').allInnerTexts()).map((text) => text.trim()).sort()).toEqual(['Webhook · ci.example.org', 'Webhook · hooks.example.com/deploys'])
+    await expect(page.locator('main')).not.toContainText('con_')
+    await deploys.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await expect(deploys.getByRole('group', { name: 'Revoke Webhook · hooks.example.com/deploys' })).toBeVisible()
+    await expectAccessible(page, 'connections named by where they send')
     await context.close()
   })
 })

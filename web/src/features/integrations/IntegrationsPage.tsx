@@ -8,9 +8,9 @@ import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
-import { actionName, CATALOG, integrations, serviceName, useConnections, useProjects } from './api.ts'
+import { actionName, CATALOG, connectionName, connectionTarget, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
-type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds'>
+type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds' | 'settings' | 'connectionAlias'>
 
 export function IntegrationsPage() {
   const { t } = useI18n()
@@ -61,7 +61,7 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
   const titleId = `connection-${connection.id}`
   return (
     <li className="card" data-connection-id={connection.id}>
-      <strong id={titleId}>{serviceName(connection.service)} <span className="muted">{connection.connectionAlias}</span></strong>
+      <strong id={titleId}>{serviceName(connection.service)}{connectionTarget(connection) ? ` · ${connectionTarget(connection)}` : ''} <span className="muted">{connection.connectionAlias}</span></strong>
       {' '}<span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span>
       <p className="muted">{connection.actionIds.map(actionName).join(', ')}</p>
       <p className="muted">
@@ -73,12 +73,12 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
       {!confirming ? (
         <button type="button" className="danger" onClick={() => setConfirming(true)}>{t('integrations.revoke')}</button>
       ) : (
-        <div className="row" role="group" aria-label={t('integrations.revokeConfirmLabel', { alias: connection.connectionAlias })}>
-          <p>{t('integrations.revokeConfirm', { alias: connection.connectionAlias })}</p>
+        <div className="row" role="group" aria-label={t('integrations.revokeConfirmLabel', { alias: connectionName(connection) })}>
+          <p>{t('integrations.revokeConfirm', { alias: connectionName(connection) })}</p>
           <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
             const revoked = await integrations.revoke(connection)
             setConfirming(false)
-            onRevoked(t('integrations.revoked', { alias: revoked.connectionAlias }))
+            onRevoked(t('integrations.revoked', { alias: connectionName(revoked) }))
           })}>{t('integrations.revokeYes')}</button>
           <button type="button" onClick={() => setConfirming(false)}>{t('common.cancel')}</button>
         </div>
@@ -179,7 +179,7 @@ function AccessForm({ projectId, connections }: { projectId: string; connections
         {connections.map((connection) => (
           <label key={connection.id} className="check">
             <input type="checkbox" checked={connectionIds.includes(connection.id)} onChange={(event) => setConnectionIds((list) => toggle(list, connection.id, event.target.checked))} />
-            {' '}{serviceName(connection.service)} <span className="muted">({connection.id})</span>
+            {' '}{connectionName(connection)}
           </label>
         ))}
       </fieldset>
