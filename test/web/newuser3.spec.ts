@@ -4,7 +4,8 @@
 // runners page gave `confer runner pair …` as if `confer` were installed and as if the runner
 // needed nothing else, but it is Confer's own command line and refuses to pair without runner.json.
 // A connection was named by its random alias ("webhook-69e838a4") and, in the project's access, by
-// its id (con_…): two webhooks could not be told apart.
+// its id (con_…): two webhooks could not be told apart. A meeting recorded into a project got no
+// recommended action from the project's tools, and an execution's history showed raw states.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -105,6 +106,33 @@ test.describe('a new user\'s third pass', () => {
     await deploys.getByRole('button', { name: 'Revoke', exact: true }).click()
     await expect(deploys.getByRole('group', { name: 'Revoke Webhook · hooks.example.com/deploys' })).toBeVisible()
     await expectAccessible(page, 'connections named by where they send')
+    await context.close()
+  })
+
+  test('a meeting recorded into a project is offered its tools; the delivery history is in words', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'meeting-actions')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    await callJson(server, 'POST', '/v1/integrations/connections/credential', cookie, {
+      projectId: project.id, service: 'webhook', authType: 'custom_credential', actionIds: ['webhook.send'],
+      credential: { signingSecret: `whsec_${Buffer.alloc(32, 9).toString('base64')}` }, settings: { url: 'http://127.0.0.1:9/discard' },
+    })
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Weekly sync', projectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: 'Drop the legacy export' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'Drop the legacy export' })
+    await card.getByText('Details').click()
+    await card.getByRole('button', { name: 'Show recommended actions' }).click()
+    await card.getByRole('button', { name: 'Refresh recommendations' }).click()
+    await card.getByRole('button', { name: 'Prepare' }).click()
+    await card.getByRole('button', { name: 'Approve this payload' }).click()
+    await card.getByRole('button', { name: 'Send it now' }).click()
+    const history = card.getByTestId('execution').locator('ol li')
+    await expect(history.filter({ hasText: '· will try again — webhook: could not reach 127.0.0.1:9: bad port' }).first()).toBeVisible({ timeout: 30_000 })
+    await expect(history.first()).toContainText('· queued')
+    await expectAccessible(page, 'an execution that will try again')
     await context.close()
   })
 })

@@ -124,6 +124,18 @@ eachDatabase('connectors and guards', (h) => {
     expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe(`webhook: could not reach 127.0.0.1:${port}: ECONNREFUSED`)
   })
 
+  it('says why fetch would not call the receiver at all (a port it refuses: "bad port")', async () => {
+    const { projectId, connection } = await connect(team.editor, {
+      service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: 'http://127.0.0.1:9/discard' },
+    })
+    const prepared = (await team.editor.post('/v1/integrations/actions/prepare', { projectId, connectionId: connection.id, actionId: 'webhook.send', input: { type: 'confer.test', data: {} } })).json()
+    const token = (await team.editor.post(`/v1/actions/${prepared.id}/approve`, { expectedPayloadHash: prepared.payloadHash })).json().approvalToken
+    const executionId = (await team.editor.post(`/v1/actions/${prepared.id}/execute`, { approvalToken: token })).json().receipt.executionId
+    await h.app.deps.jobs.drain()
+    const execution = (await team.editor.get(`/v1/executions/${executionId}`)).json()
+    expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe('webhook: could not reach 127.0.0.1:9: bad port')
+  })
+
   it('recommends a channel message for a decision when the project has a webhook', async () => {
     const { projectId, connection } = await connect(team.owner, {
       service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: `${receiverUrl}/decisions` },
