@@ -6,6 +6,7 @@
 // A connection was named by its random alias ("webhook-69e838a4") and, in the project's access, by
 // its id (con_…): two webhooks could not be told apart. A meeting recorded into a project got no
 // recommended action from the project's tools, and an execution's history showed raw states.
+// Recording a voice profile counted on past its minimum ("4 of 3 utterances recorded.").
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -133,6 +134,26 @@ test.describe('a new user\'s third pass', () => {
     await expect(history.filter({ hasText: '· will try again — webhook: could not reach 127.0.0.1:9: bad port' }).first()).toBeVisible({ timeout: 30_000 })
     await expect(history.first()).toContainText('· queued')
     await expectAccessible(page, 'an execution that will try again')
+    await context.close()
+  })
+
+  test('a voice profile with enough utterances says it can be saved, not "4 of 3"', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'voice-count')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/voice`)
+    await page.getByRole('button', { name: 'Create a voice profile' }).click()
+    await page.getByLabel(/I agree/).check()
+    await page.getByRole('button', { name: 'Start' }).click()
+    const progress = page.getByTestId('enroll-progress')
+    for (let recorded = 1; recorded <= 3; recorded += 1) {
+      await page.getByRole('button', { name: /^Record (an|another) utterance$/ }).click()
+      await page.waitForTimeout(3200)
+      await page.getByRole('button', { name: 'Stop' }).click()
+      await expect(progress).toContainText(recorded < 3 ? `${recorded} of 3` : '3 utterances recorded: enough to save (at most 10).')
+    }
+    await expect(progress).not.toContainText(' of 3')
     await context.close()
   })
 })
