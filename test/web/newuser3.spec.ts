@@ -6,7 +6,9 @@
 // A connection was named by its random alias ("webhook-69e838a4") and, in the project's access, by
 // its id (con_…): two webhooks could not be told apart. A meeting recorded into a project got no
 // recommended action from the project's tools, and an execution's history showed raw states.
-// Recording a voice profile counted on past its minimum ("4 of 3 utterances recorded.").
+// Recording a voice profile counted on past its minimum ("4 of 3 utterances recorded."). A wrong
+// sign-in code said the server's "Invalid OTP." (the client's sentence was keyed by INVALID_OTP,
+// the server sends invalid_otp).
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -154,6 +156,20 @@ test.describe('a new user\'s third pass', () => {
       await expect(progress).toContainText(recorded < 3 ? `${recorded} of 3` : '3 utterances recorded: enough to save (at most 10).')
     }
     await expect(progress).not.toContainText(' of 3')
+    await context.close()
+  })
+
+  test('a wrong sign-in code is said in the reader\'s words, not "Invalid OTP."', async ({ browser }) => {
+    const { server } = served
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/`)
+    await page.getByLabel('Email address').fill(uniqueEmail('wrong-code'))
+    await page.getByRole('button', { name: 'Email me a code' }).click()
+    await page.getByLabel('Digit 1 of 6').fill('000000')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert')).toHaveText('That code is not right. Check the email and try again.')
+    await expect(page.locator('main')).not.toContainText('OTP')
     await context.close()
   })
 })

@@ -34,7 +34,8 @@ export function sentenceFor(status: number, problem: Problem): string {
     no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', seat_limit_reached: 'error.seat_limit_reached',
     plan_inactive: 'error.plan_inactive',
   }
-  const key = known[code]
+  // The sign-in routes' codes come lowercased (invalid_otp, platform/auth/mount.ts); the keys keep better-auth's spelling.
+  const key = known[code] ?? known[code.toUpperCase()]
   if (key) return translate(key, { detail })
   if (status >= 500) return translate('error.server')
   if (status === 401) return translate('error.unauthenticated')
