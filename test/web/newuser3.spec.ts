@@ -8,7 +8,8 @@
 // recommended action from the project's tools, and an execution's history showed raw states.
 // Recording a voice profile counted on past its minimum ("4 of 3 utterances recorded."). A wrong
 // sign-in code said the server's "Invalid OTP." (the client's sentence was keyed by INVALID_OTP,
-// the server sends invalid_otp).
+// the server sends invalid_otp). Editing a project's name past 200 characters (or a work object's
+// title, a comment…) was refused with the validator's "name: must NOT have more than 200 characters".
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -170,6 +171,32 @@ test.describe('a new user\'s third pass', () => {
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert')).toHaveText('That code is not right. Check the email and try again.')
     await expect(page.locator('main')).not.toContainText('OTP')
+    await context.close()
+  })
+
+  test('every text field stops at the length the server takes', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'lengths')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Sync', projectId: project.id })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Send the report' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await expect(page.getByLabel('Name')).toHaveAttribute('maxlength', '200')
+    await expect(page.getByLabel('Objective')).toHaveAttribute('maxlength', '2000')
+    await page.getByLabel('Name').fill('')
+    await page.getByLabel('Name').pressSequentially('n'.repeat(205), { delay: 0 })
+    await expect(page.getByLabel('Name')).toHaveValue('n'.repeat(200))
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').first()
+    await card.getByText('Details').click()
+    await expect(card.getByLabel('Add a comment')).toHaveAttribute('maxlength', '10000')
+    await card.getByRole('button', { name: 'Edit' }).click()
+    await expect(card.getByLabel('Title')).toHaveAttribute('maxlength', '500')
+    await expect(card.getByLabel('Summary')).toHaveAttribute('maxlength', '20000')
+    await page.goto(`${server.baseUrl}/members`)
+    await expect(page.getByLabel('Their email address')).toHaveAttribute('maxlength', '254')
     await context.close()
   })
 })

@@ -32,7 +32,7 @@ export function MembersPage() {
         <form className="card" onSubmit={(event) => { event.preventDefault(); void invite() }}>
           <h2>{t('members.invite')}</h2>
           <label htmlFor="invite-email">{t('members.email')}</label>
-          <input id="invite-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input id="invite-email" type="email" required maxLength={254} value={email} onChange={(event) => setEmail(event.target.value)} />
           <label htmlFor="invite-permission">{t('members.permission')}</label>
           <select id="invite-permission" value={permission} onChange={(event) => setPermission(event.target.value as 'edit' | 'view')}>
             <option value="edit">{t('members.permission.edit')}</option>

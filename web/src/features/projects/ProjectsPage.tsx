@@ -82,9 +82,9 @@ export function ProjectPage({ id }: { id: string }) {
       {editing ? (
         <form className="card" onSubmit={(event) => { event.preventDefault(); void update({ name: name.trim(), objective: objective.trim() || null }) }}>
           <label htmlFor="edit-name">{t('projects.name')}</label>
-          <input id="edit-name" required value={name} onChange={(event) => setName(event.target.value)} />
+          <input id="edit-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
           <label htmlFor="edit-objective">{t('projects.objective')}</label>
-          <input id="edit-objective" value={objective} onChange={(event) => setObjective(event.target.value)} />
+          <input id="edit-objective" maxLength={2000} value={objective} onChange={(event) => setObjective(event.target.value)} />
           <div className="row"><button type="submit" className="primary" disabled={busy}>{t('common.save')}</button><button type="button" onClick={() => setEditing(false)}>{t('common.cancel')}</button></div>
         </form>
       ) : null}

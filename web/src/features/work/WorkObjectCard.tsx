@@ -128,9 +128,9 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       {editing ? (
         <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
-          <input id={`title-${wo.id}`} value={title} required onChange={(event) => setTitle(event.target.value)} />
+          <input id={`title-${wo.id}`} value={title} required maxLength={500} onChange={(event) => setTitle(event.target.value)} />
           <label htmlFor={`summary-${wo.id}`}>{t('work.summary')}</label>
-          <textarea id={`summary-${wo.id}`} value={summary} onChange={(event) => setSummary(event.target.value)} />
+          <textarea id={`summary-${wo.id}`} maxLength={20_000} value={summary} onChange={(event) => setSummary(event.target.value)} />
           <label htmlFor={`due-${wo.id}`}>{t('work.dueDate')}</label>
           <input id={`due-${wo.id}`} type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
           <div className="row">
@@ -147,7 +147,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       ) : <Loading />}
       <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.comment(wo, body.trim()); setBody('') }) }}>
         <label htmlFor={`comment-${wo.id}`}>{t('work.addComment')}</label>
-        <textarea id={`comment-${wo.id}`} value={body} required onChange={(event) => setBody(event.target.value)} />
+        <textarea id={`comment-${wo.id}`} value={body} required maxLength={10_000} onChange={(event) => setBody(event.target.value)} />
         <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
       </form>
       <ErrorLine error={error} />

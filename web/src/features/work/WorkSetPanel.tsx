@@ -133,7 +133,7 @@ function ClarifyItem({ item, sessionId, canEdit }: { item: Clarification; sessio
       {canEdit ? (
         <form onSubmit={(event) => { event.preventDefault(); void resolve('confirmed') }}>
           <label htmlFor={`answer-${item.id}`}>{t('work.answer')}</label>
-          <input id={`answer-${item.id}`} value={answer} onChange={(event) => setAnswer(event.target.value)} />
+          <input id={`answer-${item.id}`} maxLength={2000} value={answer} onChange={(event) => setAnswer(event.target.value)} />
           <div className="row">
             <button type="submit" className="primary" disabled={busy || !answer.trim()}>{t('work.confirm')}</button>
             <button type="button" disabled={busy} onClick={() => void resolve('deferred')}>{t('work.defer')}</button>
