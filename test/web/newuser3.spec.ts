@@ -10,6 +10,7 @@
 // sign-in code said the server's "Invalid OTP." (the client's sentence was keyed by INVALID_OTP,
 // the server sends invalid_otp). Editing a project's name past 200 characters (or a work object's
 // title, a comment…) was refused with the validator's "name: must NOT have more than 200 characters".
+// A link clicked while recording left the page at once: the microphone stopped without a word.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -197,6 +198,34 @@ test.describe('a new user\'s third pass', () => {
     await expect(card.getByLabel('Summary')).toHaveAttribute('maxlength', '20000')
     await page.goto(`${server.baseUrl}/members`)
     await expect(page.getByLabel('Their email address')).toHaveAttribute('maxlength', '254')
+    await context.close()
+  })
+
+  test('leaving the record page while the meeting records asks first', async ({ browser }) => {
+    test.setTimeout(60_000)
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'leave-recording')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/record`)
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    await expect(page.getByTestId('chunk-status')).not.toHaveAttribute('data-recorded', '0')
+    const asked: string[] = []
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.dismiss() })
+    await page.getByRole('link', { name: 'Work board' }).click()
+    await expect.poll(() => asked.length).toBe(1)
+    expect(asked[0]).toContain('The meeting is still recording. Leave this page?')
+    await expect(page).toHaveURL(/\/record$/)
+    const recorded = Number(await page.getByTestId('chunk-status').getAttribute('data-recorded'))
+    await expect.poll(async () => Number(await page.getByTestId('chunk-status').getAttribute('data-recorded'))).toBeGreaterThan(recorded)
+
+    page.once('dialog', (dialog) => { void dialog.accept() })
+    await page.getByRole('link', { name: 'Work board' }).click()
+    await expect(page).toHaveURL(/\/board$/)
+    // Once left (or ended), nothing asks any more.
+    await page.getByRole('link', { name: 'Record' }).first().click()
+    await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
+    await page.getByRole('link', { name: 'Projects' }).click()
+    await expect(page).toHaveURL(/\/projects$/)
     await context.close()
   })
 })

@@ -6,7 +6,19 @@ const listeners = new Set<() => void>()
 const notify = () => { for (const listener of listeners) listener() }
 window.addEventListener('popstate', notify)
 
+// A page that would lose something by being left (a meeting still recording) says so first: an
+// in-app navigation asks the person (window.confirm); the page itself also guards unloading.
+let leaveGuard: (() => string | undefined) | undefined
+
+/** While set, `navigate` asks before leaving when the guard gives a message. Returns the release. */
+export function guardLeaving(guard: () => string | undefined): () => void {
+  leaveGuard = guard
+  return () => { if (leaveGuard === guard) leaveGuard = undefined }
+}
+
 export function navigate(path: string, options: { replace?: boolean } = {}) {
+  const warning = leaveGuard?.()
+  if (warning && !window.confirm(warning)) return
   if (options.replace) history.replaceState(null, '', path)
   else history.pushState(null, '', path)
   window.scrollTo(0, 0)

@@ -1,9 +1,9 @@
 // Record a meeting: choose what to capture, record in 1 s chunks into the durable queue, watch
 // the input level and the live transcript, end the session once every chunk is uploaded.
 import { useEffect, useRef, useState } from 'react'
-import { navigate, useLocation } from '../../app/router.ts'
+import { guardLeaving, navigate, useLocation } from '../../app/router.ts'
 import { invalidate, useAction, useResource } from '../../lib/api.ts'
-import { useI18n } from '../../lib/i18n.ts'
+import { translate, useI18n } from '../../lib/i18n.ts'
 import type { CaptureMode, Project, SessionCreateResult } from '../../lib/types.ts'
 import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
@@ -47,6 +47,14 @@ export function RecordPage() {
     return () => cancelAnimationFrame(frame)
   }, [session])
   useEffect(() => () => { void recording.current?.stop() }, [])
+  // Leaving the page stops the microphone: while a meeting records, a link or a reload asks first.
+  useEffect(() => {
+    if (!session) return
+    const onUnload = (event: BeforeUnloadEvent) => { if (recording.current) event.preventDefault() }
+    window.addEventListener('beforeunload', onUnload)
+    const release = guardLeaving(() => (recording.current ? translate('record.leaveWarning') : undefined))
+    return () => { window.removeEventListener('beforeunload', onUnload); release() }
+  }, [session])
 
   const start = () => run(async () => {
     // The inputs first: a refused microphone must not leave a session "recording" forever.
