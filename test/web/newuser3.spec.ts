@@ -11,6 +11,8 @@
 // the server sends invalid_otp). Editing a project's name past 200 characters (or a work object's
 // title, a comment…) was refused with the validator's "name: must NOT have more than 200 characters".
 // A link clicked while recording left the page at once: the microphone stopped without a word.
+// A new workspace's board was five empty columns, its memory page "Nothing here yet.", and the
+// board named an owner without a name by their account id.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -226,6 +228,34 @@ test.describe('a new user\'s third pass', () => {
     await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
     await page.getByRole('link', { name: 'Projects' }).click()
     await expect(page).toHaveURL(/\/projects$/)
+    await context.close()
+  })
+
+  test('an empty workspace says where work and memory come from; the board names owners by email', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'empty-board')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    await expect(page.getByTestId('board-empty')).toContainText('No work yet. Work comes from meetings')
+    await page.getByTestId('board-empty').getByRole('link', { name: 'Record a meeting' }).click()
+    await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
+    await page.goto(`${server.baseUrl}/memory`)
+    await expect(page.getByTestId('memory-no-projects')).toContainText('No project yet.')
+    await page.goto(`${server.baseUrl}/integrations`)
+    await page.getByTestId('integrations-no-projects').getByRole('link', { name: 'Create a project' }).click()
+    await expect(page).toHaveURL(/\/projects$/)
+    await expectAccessible(page, 'projects after an empty integrations page')
+
+    // Work owned by someone who has not given a name: the board says their email.
+    const me = (await callJson(server, 'GET', '/v1/account/current', cookie)).account
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Sync' })
+    const item = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Send the report' })
+    await callJson(server, 'POST', `/v1/workobjects/${item.id}/assignment`, cookie, { action: 'claim' })
+    await page.goto(`${server.baseUrl}/board`)
+    await page.getByRole('button', { name: 'By owner' }).click()
+    await expect(page.getByRole('heading', { level: 2, name: `${me.email} (1)` })).toBeVisible()
+    await expect(page.locator('main')).not.toContainText('acc_')
+    await expect(page.getByTestId('board-empty')).toHaveCount(0)
     await context.close()
   })
 })

@@ -6,7 +6,7 @@ import { navigate, useLocation } from '../../app/router.ts'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
-import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { actionName, CATALOG, connectionName, connectionTarget, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
@@ -29,7 +29,7 @@ export function IntegrationsPage() {
       <p>{t('integrations.intro')}</p>
       {projects.error ? <ErrorLine error={projects.error.message} /> : null}
       {!projects.data && !projects.error ? <Loading /> : null}
-      {projects.data && projects.data.length === 0 ? <p className="muted">{t('integrations.noProjects')}</p> : null}
+      {projects.data && projects.data.length === 0 ? <p className="muted" data-testid="integrations-no-projects">{t('integrations.noProjects')} <Link href="/projects">{t('memory.createProject')}</Link></p> : null}
       {projects.data && projects.data.length > 0 ? (
         <>
           <label htmlFor="integrations-project">{t('integrations.project')}</label>
