@@ -10,7 +10,8 @@
 // sign-in code said the server's "Invalid OTP." (the client's sentence was keyed by INVALID_OTP,
 // the server sends invalid_otp). Editing a project's name past 200 characters (or a work object's
 // title, a comment…) was refused with the validator's "name: must NOT have more than 200 characters".
-// A link clicked while recording left the page at once: the microphone stopped without a word.
+// A link clicked while recording left the page at once: the microphone stopped without a word, and
+// Record then offered a fresh form as if nothing were open.
 // A new workspace's board was five empty columns, its memory page "Nothing here yet.", and the
 // board named an owner without a name by their account id.
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -209,6 +210,8 @@ test.describe('a new user\'s third pass', () => {
     const { context } = await workspaceContext(browser, served, 'leave-recording')
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/record`)
+    await expect(page.getByTestId('still-open')).toHaveCount(0)
+    await page.getByLabel('Title (optional)').fill('Standup')
     await page.getByRole('button', { name: 'Start recording' }).click()
     await expect(page.getByTestId('chunk-status')).not.toHaveAttribute('data-recorded', '0')
     const asked: string[] = []
@@ -223,11 +226,21 @@ test.describe('a new user\'s third pass', () => {
     page.once('dialog', (dialog) => { void dialog.accept() })
     await page.getByRole('link', { name: 'Work board' }).click()
     await expect(page).toHaveURL(/\/board$/)
-    // Once left (or ended), nothing asks any more.
+    // Once left, nothing asks any more, and Record says the meeting is still open.
+    await page.getByRole('link', { name: 'Record' }).first().click()
+    await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
+    await expect(page.getByTestId('still-open')).toContainText('Your meeting “Standup”')
+    await expect(page.getByTestId('still-open')).toContainText('is still open: Start recording continues it')
+    await page.getByTestId('still-open').getByRole('link', { name: 'Open it to end it' }).click()
+    await expect(page).toHaveURL(/\/sessions\/ses_/)
+    await page.getByRole('button', { name: 'End the meeting' }).click()
+    await expect(page.getByTestId('session-state')).not.toHaveAttribute('data-state', 'recording')
     await page.getByRole('link', { name: 'Record' }).first().click()
     await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
     await page.getByRole('link', { name: 'Projects' }).click()
     await expect(page).toHaveURL(/\/projects$/)
+    await page.getByRole('link', { name: 'Record' }).first().click()
+    await expect(page.getByTestId('still-open')).toHaveCount(0)
     await context.close()
   })
 

@@ -2,14 +2,19 @@
 // the input level and the live transcript, end the session once every chunk is uploaded.
 import { useEffect, useRef, useState } from 'react'
 import { guardLeaving, navigate, useLocation } from '../../app/router.ts'
-import { invalidate, useAction, useResource } from '../../lib/api.ts'
+import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
 import { translate, useI18n } from '../../lib/i18n.ts'
-import type { CaptureMode, Project, SessionCreateResult } from '../../lib/types.ts'
-import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
+import type { CaptureMode, Project, SessionCreateResult, SessionSnapshot } from '../../lib/types.ts'
+import { ErrorLine, Link, PageTitle } from '../../lib/ui.tsx'
+import { useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
 import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
+
+// The meeting this browser is recording for an account, kept until it is ended here: coming back to
+// Record after leaving the page says that it is still open (Start continues it: reusedExisting).
+const openKey = (accountId: string) => `confer.openRecording.${accountId}`
 
 export function RecordPage() {
   const { t, dateTime } = useI18n()
@@ -29,6 +34,16 @@ export function RecordPage() {
   const meter = useRef<HTMLMeterElement>(null)
   const { busy, error, run, setError } = useAction()
   const systemAudio = canCaptureSystemAudio()
+  const accountId = useCurrentAccount().data?.account.id
+  const [stillOpen, setStillOpen] = useState<SessionSnapshot>()
+  useEffect(() => {
+    const id = accountId ? localStorage.getItem(openKey(accountId)) : null
+    if (!accountId || !id) return
+    api.get<SessionSnapshot>(`/v1/sessions/${encodeURIComponent(id)}`).then((found) => {
+      if (found.state === 'recording') setStillOpen(found)
+      else localStorage.removeItem(openKey(accountId))
+    }, () => localStorage.removeItem(openKey(accountId)))
+  }, [accountId])
 
   useEffect(() => onUploadState(setUpload), [])
   // `?project=` of a project that is not active (archived, gone): the list cannot show it, so it is
@@ -75,6 +90,7 @@ export function RecordPage() {
     recording.current = startRecording(created.id, devices, setRecorded)
     setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
+    if (accountId) localStorage.setItem(openKey(accountId), created.id)
     invalidate('/v1/sessions')
   })
 
@@ -85,6 +101,7 @@ export function RecordPage() {
     recording.current = undefined
     await drained(session.id)
     await endSession(session.id)
+    if (accountId) localStorage.removeItem(openKey(accountId))
     invalidate('/v1/sessions')
     if (projectId) invalidate(`/v1/projects/${projectId}`)
     navigate(`/sessions/${session.id}`)
@@ -94,6 +111,12 @@ export function RecordPage() {
     return (
       <section>
         <PageTitle title={t('record.title')}>{t('record.title')}</PageTitle>
+        {stillOpen ? (
+          <p className="warning" role="status" data-testid="still-open">
+            {t('record.stillOpen', { title: stillOpen.title, time: dateTime(stillOpen.startedAt) })}{' '}
+            <Link href={`/sessions/${stillOpen.id}`}>{t('record.openIt')}</Link>
+          </p>
+        ) : null}
         <form className="card" onSubmit={(event) => { event.preventDefault(); void start() }}>
           <fieldset>
             <legend>{t('record.mode')}</legend>
