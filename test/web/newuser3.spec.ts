@@ -13,7 +13,9 @@
 // A link clicked while recording left the page at once: the microphone stopped without a word, and
 // Record then offered a fresh form as if nothing were open.
 // A new workspace's board was five empty columns, its memory page "Nothing here yet.", and the
-// board named an owner without a name by their account id.
+// board named an owner without a name by their account id. An invitation link is shown once: after
+// a reload it was gone, inviting the address again was refused ("resend it instead"), and the page
+// had no way to resend or withdraw it.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -269,6 +271,41 @@ test.describe('a new user\'s third pass', () => {
     await expect(page.getByRole('heading', { level: 2, name: `${me.email} (1)` })).toBeVisible()
     await expect(page.locator('main')).not.toContainText('acc_')
     await expect(page.getByTestId('board-empty')).toHaveCount(0)
+    await context.close()
+  })
+
+  test('a lost invitation link is replaced by a new one; an invitation can be withdrawn', async ({ browser }) => {
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'lost-link')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/members`)
+    const guest = uniqueEmail('guest')
+    await page.getByLabel('Their email address').fill(guest)
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    const first = await page.getByTestId('invite-url').inputValue()
+    await page.reload()
+    await expect(page.getByTestId('invite-url')).toHaveCount(0)
+
+    // Inviting the same address again says where to go instead of "resend it instead".
+    await page.getByLabel('Their email address').fill(guest)
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    await expect(page.getByRole('alert')).toHaveText('This address already has a pending invitation: give it a new link under “Pending invitations”.')
+
+    const pending = page.getByTestId('pending-invitation').filter({ hasText: guest })
+    await expect(pending).toContainText('· Pending · expires ')
+    await pending.getByRole('button', { name: `New link ${guest}` }).click()
+    const renewed = pending.getByTestId('renewed-invite-url')
+    await expect(renewed).toHaveValue(/\/invite\//)
+    expect(await renewed.inputValue()).not.toBe(first)
+    await expect(pending.getByText(`New invitation link for ${guest}`)).toBeVisible()
+    await expectAccessible(page, 'a renewed invitation link')
+    // The first link no longer works; the new one does.
+    const token = (url: string) => url.split('/invite/')[1]!
+    expect((await callJson(server, 'POST', `/v1/invitations/${token(first)}/login-intent`, '', undefined).catch((error: Error) => error.message))).toMatch(/404|410|invitation/)
+    expect((await callJson(server, 'POST', `/v1/invitations/${token(await renewed.inputValue())}/login-intent`, '', undefined)).invitedEmail).toBe(guest)
+
+    await pending.getByRole('button', { name: `Withdraw ${guest}` }).click()
+    await expect(page.getByTestId('pending-invitation').filter({ hasText: guest })).toHaveCount(0)
     await context.close()
   })
 })
