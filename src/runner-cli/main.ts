@@ -143,6 +143,8 @@ async function retrying(runner: Runner, attempt: () => Promise<Answer>): Promise
       return await attempt()
     } catch (error) {
       if (!(error instanceof ServerUnreachable)) throw error
+      // Stopping (Ctrl-C, SIGTERM) aborts the long poll in flight: that is no unreachable server.
+      if (runner.signal.aborted) break
       log(`server unreachable, retrying: ${error.message}`)
       await sleep(delay, runner.signal)
     }
