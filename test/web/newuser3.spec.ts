@@ -15,7 +15,8 @@
 // A new workspace's board was five empty columns, its memory page "Nothing here yet.", and the
 // board named an owner without a name by their account id. An invitation link is shown once: after
 // a reload it was gone, inviting the address again was refused ("resend it instead"), and the page
-// had no way to resend or withdraw it.
+// had no way to resend or withdraw it. A memory conflict was titled by its stemmed matching key
+// ("Contradicting entries about “drop legaci export featur”").
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -306,6 +307,30 @@ test.describe('a new user\'s third pass', () => {
 
     await pending.getByRole('button', { name: `Withdraw ${guest}` }).click()
     await expect(page.getByTestId('pending-invitation').filter({ hasText: guest })).toHaveCount(0)
+    await context.close()
+  })
+
+  test('a memory conflict is titled by what its sides say, not its stemmed key', async ({ browser }) => {
+    test.setTimeout(60_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'conflict-title')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Exports' })
+    for (const [title, decision] of [['Planning', 'Drop the legacy export feature'], ['Follow-up', 'Keep the legacy export feature']]) {
+      const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, projectId: project.id })
+      await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: decision })
+      await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    }
+    const memoryPath = `/v1/projects/${project.id}/memory`
+    await expect.poll(async () => (await callJson(server, 'GET', memoryPath, cookie)).conflicts.length, { timeout: 30_000 }).toBe(1)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}/memory`)
+    const conflict = page.getByTestId('conflict')
+    await expect(conflict.getByRole('heading', { level: 3 })).toHaveText('These entries contradict each other: “Drop the legacy export feature” / “Keep the legacy export feature”')
+    await expect(page.locator('main')).not.toContainText('legaci')
+    await conflict.getByLabel(/Dismiss/).check()
+    await conflict.getByRole('button', { name: 'Settle the conflict' }).click()
+    await expect(page.getByTestId('settled-conflict')).toContainText('“Drop the legacy export feature” / “Keep the legacy export feature”')
+    await expect(page.locator('main')).not.toContainText('legaci')
     await context.close()
   })
 })
