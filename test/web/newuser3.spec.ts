@@ -16,7 +16,8 @@
 // board named an owner without a name by their account id. An invitation link is shown once: after
 // a reload it was gone, inviting the address again was refused ("resend it instead"), and the page
 // had no way to resend or withdraw it. A memory conflict was titled by its stemmed matching key
-// ("Contradicting entries about “drop legaci export featur”").
+// ("Contradicting entries about “drop legaci export featur”"). A member who may only view and
+// comment was offered Record, Create project, Edit and Archive, each refused after the fact.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -332,5 +333,37 @@ test.describe('a new user\'s third pass', () => {
     await expect(page.getByTestId('settled-conflict')).toContainText('“Drop the legacy export feature” / “Keep the legacy export feature”')
     await expect(page.locator('main')).not.toContainText('legaci')
     await context.close()
+  })
+
+  test('a view-only member is told what they may do instead of being offered what is refused', async ({ browser }) => {
+    const { server } = served
+    const owner = await workspaceContext(browser, served, 'view-owner')
+    const project = await callJson(server, 'POST', '/v1/projects', owner.cookie, { name: 'Launch' })
+    const viewerEmail = uniqueEmail('viewer')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', owner.cookie, { email: viewerEmail, contentPermission: 'view' })
+    const viewer = await browser.newContext()
+    const viewerCookie = await signInContext(viewer, server, served.mail, viewerEmail)
+    await callJson(server, 'POST', `/v1/invitations/${invitation.inviteURL.split('/invite/')[1]}/accept`, viewerCookie, {})
+    const page = await viewer.newPage()
+    await page.goto(`${server.baseUrl}/record`)
+    await expect(page.getByTestId('view-only')).toContainText('you cannot record a meeting here: that needs edit permission')
+    await expect(page.getByRole('button', { name: 'Start recording' })).toHaveCount(0)
+    await expectAccessible(page, 'record, view only')
+    await page.goto(`${server.baseUrl}/projects`)
+    await expect(page.getByTestId('view-only')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Create project' })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Launch' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Launch' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Project memory' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Record a meeting in this project' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0)
+    // The owner still has all of it.
+    const ownerPage = await owner.context.newPage()
+    await ownerPage.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(ownerPage.getByRole('button', { name: 'Archive' })).toBeVisible()
+    await expect(ownerPage.getByRole('link', { name: 'Record a meeting in this project' })).toBeVisible()
+    await viewer.close()
+    await owner.context.close()
   })
 })

@@ -6,7 +6,7 @@ import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
 import { translate, useI18n } from '../../lib/i18n.ts'
 import type { CaptureMode, Project, SessionCreateResult, SessionSnapshot } from '../../lib/types.ts'
 import { ErrorLine, Link, PageTitle } from '../../lib/ui.tsx'
-import { useCurrentAccount } from '../auth/api.ts'
+import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
@@ -35,6 +35,7 @@ export function RecordPage() {
   const { busy, error, run, setError } = useAction()
   const systemAudio = canCaptureSystemAudio()
   const accountId = useCurrentAccount().data?.account.id
+  const canEdit = useCanEdit()
   const [stillOpen, setStillOpen] = useState<SessionSnapshot>()
   useEffect(() => {
     const id = accountId ? localStorage.getItem(openKey(accountId)) : null
@@ -107,6 +108,15 @@ export function RecordPage() {
     navigate(`/sessions/${session.id}`)
   })
 
+  if (!session && !canEdit) {
+    // A view member may read and comment; a new meeting would be refused (403).
+    return (
+      <section>
+        <PageTitle title={t('record.title')}>{t('record.title')}</PageTitle>
+        <p className="notice" data-testid="view-only">{t('record.viewOnly')}</p>
+      </section>
+    )
+  }
   if (!session) {
     return (
       <section>
