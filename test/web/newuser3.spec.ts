@@ -17,7 +17,7 @@
 // a reload it was gone, inviting the address again was refused ("resend it instead"), and the page
 // had no way to resend or withdraw it. A memory conflict was titled by its stemmed matching key
 // ("Contradicting entries about “drop legaci export featur”"). A member who may only view and
-// comment was offered Record, Create project, Edit and Archive, each refused after the fact.
+// comment was offered Record, Create project, Edit, Archive, Connect and Pair, each refused after the fact.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -358,6 +358,12 @@ test.describe('a new user\'s third pass', () => {
     await expect(page.getByRole('link', { name: 'Record a meeting in this project' })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0)
+    await page.goto(`${server.baseUrl}/integrations`)
+    await expect(page.getByTestId('view-only')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Connect', exact: true })).toHaveCount(0)
+    await page.goto(`${server.baseUrl}/runners`)
+    await expect(page.getByTestId('view-only')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Pair a runner' })).toHaveCount(0)
     // The owner still has all of it.
     const ownerPage = await owner.context.newPage()
     await ownerPage.goto(`${server.baseUrl}/projects/${project.id}`)

@@ -7,7 +7,7 @@ import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
-import { useCurrentAccount } from '../auth/api.ts'
+import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { actionName, CATALOG, connectionName, connectionTarget, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
 type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds' | 'settings' | 'connectionAlias'>
@@ -18,6 +18,7 @@ export function IntegrationsPage() {
   const projects = useProjects()
   const current = useCurrentAccount()
   const isManager = ['owner', 'admin'].includes(current.data?.membership?.accessRole ?? '')
+  const canEdit = useCanEdit()
   const projectId = query.get('project') ?? projects.data?.[0]?.id ?? ''
   const connections = useConnections(projectId)
   const [message, setMessage] = useState<string>()
@@ -46,7 +47,9 @@ export function IntegrationsPage() {
               {listed.map((connection) => <ConnectionCard key={connection.id} connection={connection} onRevoked={setMessage} />)}
             </ul>
           ) : null}
-          <ConnectForm projectId={projectId} onCreated={() => setMessage(undefined)} />
+          {canEdit
+            ? <ConnectForm projectId={projectId} onCreated={() => setMessage(undefined)} />
+            : <p className="muted" data-testid="view-only">{t('common.viewOnly')}</p>}
           {isManager ? <AccessForm key={`${projectId}:${listed.map((connection) => connection.id).join(',')}`} projectId={projectId} connections={listed} /> : null}
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import type { RegistrationGrant } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCanEdit } from '../auth/api.ts'
 import { runners, useRunners } from './api.ts'
 
 const RUNNER_CONFIG_PATH = '~/.config/confer-runner/runner.json'
@@ -24,13 +25,16 @@ export function RunnersPage() {
   const list = useRunners()
   const [grant, setGrant] = useState<RegistrationGrant>()
   const { busy, error, run } = useAction()
+  const canEdit = useCanEdit()
   return (
     <section className="runners">
       <PageTitle title={t('runners.title')}>{t('runners.title')}</PageTitle>
       <p>{t('runners.intro')}</p>
-      <button type="button" className="primary" disabled={busy} onClick={() => void run(() => runners.createGrant()).then((created) => { if (created) setGrant(created) })}>
-        {t('runners.pair')}
-      </button>
+      {canEdit ? (
+        <button type="button" className="primary" disabled={busy} onClick={() => void run(() => runners.createGrant()).then((created) => { if (created) setGrant(created) })}>
+          {t('runners.pair')}
+        </button>
+      ) : <p className="muted" data-testid="view-only">{t('common.viewOnly')}</p>}
       <ErrorLine error={error} />
       {grant ? (
         <div className="notice" role="status" data-testid="runner-grant">
