@@ -213,7 +213,9 @@ test.describe('a new user\'s third pass', () => {
     const { server } = served
     const { context } = await workspaceContext(browser, served, 'leave-recording')
     const page = await context.newPage()
-    await page.goto(`${server.baseUrl}/record`)
+    await page.goto(`${server.baseUrl}/projects`)
+    await page.getByRole('link', { name: 'Record' }).first().click()
+    await expect(page.getByRole('heading', { name: 'Record a meeting' })).toBeVisible()
     await expect(page.getByTestId('still-open')).toHaveCount(0)
     await page.getByLabel('Title (optional)').fill('Standup')
     await page.getByRole('button', { name: 'Start recording' }).click()
@@ -226,6 +228,14 @@ test.describe('a new user\'s third pass', () => {
     await expect(page).toHaveURL(/\/record$/)
     const recorded = Number(await page.getByTestId('chunk-status').getAttribute('data-recorded'))
     await expect.poll(async () => Number(await page.getByTestId('chunk-status').getAttribute('data-recorded'))).toBeGreaterThan(recorded)
+
+    // The browser's Back button asks too; staying keeps the page and its address.
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.dismiss() })
+    await page.goBack()
+    await expect.poll(() => asked.length).toBe(2)
+    expect(asked[1]).toContain('The meeting is still recording. Leave this page?')
+    await expect(page).toHaveURL(/\/record$/)
+    await expect(page.getByRole('button', { name: 'End the meeting' })).toBeVisible()
 
     page.once('dialog', (dialog) => { void dialog.accept() })
     await page.getByRole('link', { name: 'Work board' }).click()
