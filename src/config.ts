@@ -161,7 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
   const github = clientPair(env, 'GITHUB', problems)
   const google = clientPair(env, 'GOOGLE', problems)
   const oidc = oidcProvider(env, problems)
-  const trustedOrigins = read('TRUSTED_ORIGINS', originList, [])
+  const trustedOrigins = [...read('TRUSTED_ORIGINS', originList, []), ...loopbackAliases(publicUrl)]
   const appScheme = read('APP_SCHEME', scheme, 'confer')
   const logLevel = read('LOG_LEVEL', oneOf(LOG_LEVELS), nodeEnv === 'test' ? 'silent' : 'info')
   const rateLimitAccountPerMinute = read('RATE_LIMIT_ACCOUNT_PER_MINUTE', integer(1, 1_000_000), 600)
@@ -322,6 +322,16 @@ function smtpTarget(raw: string): string {
   const url = new URL(raw)
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL')
   return raw
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]']
+
+/** A PUBLIC_URL on this machine (localhost, 127.0.0.1, [::1]) is as much this server under its other
+ * loopback names: a page opened at http://127.0.0.1:8080 may sign in when PUBLIC_URL is http://localhost:8080. */
+export function loopbackAliases(publicUrl: URL): string[] {
+  if (!LOOPBACK_HOSTS.includes(publicUrl.hostname)) return []
+  const port = publicUrl.port ? `:${publicUrl.port}` : ''
+  return LOOPBACK_HOSTS.map((host) => `${publicUrl.protocol}//${host}${port}`).filter((origin) => origin !== publicUrl.origin)
 }
 
 function originList(raw: string): string[] {

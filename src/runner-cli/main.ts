@@ -35,10 +35,17 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) 
 
 export async function runnerMain(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
-  const { values } = parseArgs({
-    args: rest, strict: true, allowPositionals: false,
-    options: { dir: { type: 'string' }, server: { type: 'string' }, grant: { type: 'string' }, name: { type: 'string' } },
-  })
+  let values: { dir?: string; server?: string; grant?: string; name?: string }
+  try {
+    ({ values } = parseArgs({
+      args: rest, strict: true, allowPositionals: false,
+      options: { dir: { type: 'string' }, server: { type: 'string' }, grant: { type: 'string' }, name: { type: 'string' } },
+    }))
+  } catch (error) {
+    // An option without its value, or one it does not know: say so with the usage, not a stack trace.
+    process.stderr.write(`confer runner: ${(error as Error).message}\n${USAGE}\n`)
+    return 2
+  }
   const dir = configDir(values.dir)
   try {
     if (command === 'pair') return await pair(dir, values)
@@ -58,7 +65,7 @@ export async function runnerMain(argv: string[]): Promise<number> {
 async function pair(dir: string, options: { server?: string; grant?: string; name?: string }) {
   const config = loadConfig(dir)
   const server = options.server ?? config.server
-  if (!options.grant) throw new CliError('--grant is required: create one in Confer (POST /v1/local-runner/registration-grants)')
+  if (!options.grant) throw new CliError('--grant is required: create one in Confer on the Runners page ("Pair a runner"), or with POST /v1/local-runner/registration-grants')
   if (!server) throw new CliError('--server is required (or "server" in runner.json)')
   const files = paths(dir)
   const key = loadOrCreateKey(files.key)
@@ -136,6 +143,8 @@ async function retrying(runner: Runner, attempt: () => Promise<Answer>): Promise
       return await attempt()
     } catch (error) {
       if (!(error instanceof ServerUnreachable)) throw error
+      // Stopping (Ctrl-C, SIGTERM) aborts the long poll in flight: that is no unreachable server.
+      if (runner.signal.aborted) break
       log(`server unreachable, retrying: ${error.message}`)
       await sleep(delay, runner.signal)
     }

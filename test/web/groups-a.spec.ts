@@ -117,7 +117,7 @@ test.describe('billing, runners and integrations screens', () => {
     await expect(webhook).toContainText('credential stored (never shown)')
     await expect(page.getByTestId('connections')).not.toContainText('whsec_')
     await webhook.getByRole('button', { name: 'Revoke', exact: true }).click()
-    const confirm = webhook.getByRole('group', { name: /^Revoke webhook-/ })
+    const confirm = webhook.getByRole('group', { name: /^Revoke Webhook · 127\.0\.0\.1:\d+\/hook$/ })
     await expect(confirm).toContainText('Its stored credential is deleted')
     await expectAccessible(page, 'revoking a connection')
     await confirm.getByRole('button', { name: 'Yes, revoke' }).click()

@@ -39,13 +39,13 @@ test.describe('a new user\'s second pass', () => {
     await card.getByRole('button', { name: 'Edit' }).click()
     await card.getByLabel('Due date (optional)').fill('2026-12-04')
     await card.getByRole('button', { name: 'Save' }).click()
-    await expect(card.locator('.meta')).toContainText('Due 2026-12-04')
+    await expect(card.locator('.meta')).toContainText('Due Dec 4, 2026')
     expect((await callJson(server, 'GET', `/v1/workobjects/${action.id}`, cookie)).dueDate).toBe('2026-12-04')
 
     await expect(page.getByTestId('takeover-outdated')).toHaveText('The work has changed since this summary was made.')
     await expectAccessible(page, 'session with an outdated summary')
     await page.getByRole('button', { name: 'Bring the summary up to date' }).click()
-    await expect(summary.getByRole('listitem')).toHaveText(['Send the report (2026-12-04)'])
+    await expect(summary.getByRole('listitem')).toHaveText(['Send the report (Dec 4, 2026)'])
     await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
     await expect(card.locator('.revisions li')).toContainText(['Revision 1 · by a person'])
 

@@ -124,6 +124,18 @@ eachDatabase('connectors and guards', (h) => {
     expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe(`webhook: could not reach 127.0.0.1:${port}: ECONNREFUSED`)
   })
 
+  it('says why fetch would not call the receiver at all (a port it refuses: "bad port")', async () => {
+    const { projectId, connection } = await connect(team.editor, {
+      service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: 'http://127.0.0.1:9/discard' },
+    })
+    const prepared = (await team.editor.post('/v1/integrations/actions/prepare', { projectId, connectionId: connection.id, actionId: 'webhook.send', input: { type: 'confer.test', data: {} } })).json()
+    const token = (await team.editor.post(`/v1/actions/${prepared.id}/approve`, { expectedPayloadHash: prepared.payloadHash })).json().approvalToken
+    const executionId = (await team.editor.post(`/v1/actions/${prepared.id}/execute`, { approvalToken: token })).json().receipt.executionId
+    await h.app.deps.jobs.drain()
+    const execution = (await team.editor.get(`/v1/executions/${executionId}`)).json()
+    expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe('webhook: could not reach 127.0.0.1:9: bad port')
+  })
+
   it('recommends a channel message for a decision when the project has a webhook', async () => {
     const { projectId, connection } = await connect(team.owner, {
       service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: `${receiverUrl}/decisions` },
@@ -133,6 +145,26 @@ eachDatabase('connectors and guards', (h) => {
     expect(drafted.recommendations).toEqual([expect.objectContaining({
       actionId: 'webhook.send', connectionId: connection.id, input: { type: 'confer.decision', data: expect.objectContaining({ workObjectId: decision.id, title: 'We launch on Friday' }) },
     })])
+  })
+
+  // A new user recorded a meeting into a project and connected a webhook there: its decisions have no
+  // targetProjectId of their own (the meeting's project is theirs), and nothing was ever recommended.
+  it('recommends for the work of a meeting recorded in the project, and follows the meeting to another project', async () => {
+    const { projectId, connection } = await connect(team.owner, {
+      service: 'webhook', authType: 'custom_credential', credential: { signingSecret }, actionIds: ['webhook.send'], settings: { url: `${receiverUrl}/meeting-decisions` },
+    })
+    const session = (await team.editor.post('/v1/sessions', { captureMode: 'microphone', title: 'Release sync', projectId })).json()
+    expect(session).toMatchObject({ projectId, reusedExisting: false })
+    const decision = await capture(team.editor, session.id, { kind: 'decision', title: 'Drop the legacy export' })
+    expect(decision.targetProjectId).toBeUndefined()
+    const drafted = (await team.editor.post(`/v1/work-objects/${decision.id}/action-recommendations/refresh`, {})).json()
+    expect(drafted.recommendations).toEqual([expect.objectContaining({ actionId: 'webhook.send', connectionId: connection.id, projectId })])
+
+    // Moved to a project without a connection, the meeting's decision has nothing to send.
+    const elsewhere = (await team.owner.post('/v1/projects', { name: 'No tools' })).json()
+    expect((await team.editor.patch(`/v1/sessions/${session.id}`, { projectId: elsewhere.id })).statusCode).toBe(200)
+    const after = (await team.editor.post(`/v1/work-objects/${decision.id}/action-recommendations/refresh`, {})).json()
+    expect(after.recommendations.filter((item: { state: string }) => item.state === 'open')).toEqual([])
   })
 
   it('sends an email through the server\'s mailer (the outbox without SMTP_URL)', async () => {

@@ -1,12 +1,14 @@
 // Recommended actions, drafted from work objects (nothing leaves Confer here): an action item → an
 // issue in the project's tracker; a decision → a message to the project's channel (a signed
 // webhook); a dated follow-up → a calendar event (once a calendar connector exists); an action item
-// about sending or telling someone something → an email (email-draft.ts). Each cites its
-// work object and the object's source segments. A work object's project is its targetProjectId;
-// the connection is the project's first one that may run the action.
+// about sending or telling someone something → an email (email-draft.ts). Each cites its work
+// object and the object's source segments. A work object's project is its targetProjectId, else its
+// session's project (as the project's work lists it: work/project-work.ts); the connection is the
+// project's first one that may run the action.
 import type { AppDeps } from '../../platform/deps.ts'
 import { AppError, notFound } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
+import { findSessionBriefs } from '../sessions/index.ts'
 import { announceWorkSetChange, readWorkObject, readWorkSet, type WorkObject } from '../work/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { emailInput, isMessageItem, type Addressee } from './email-draft.ts'
@@ -69,9 +71,18 @@ function inputFor(actionId: string, object: WorkObject, connection: repo.Connect
   return undefined
 }
 
+/** The project a work object's actions go to: its targetProjectId, else the project its meeting was recorded in. */
+async function projectOf(deps: AppDeps, workspaceId: string, object: WorkObject): Promise<string | undefined> {
+  if (object.targetProjectId) return object.targetProjectId
+  if (!object.sessionId) return undefined
+  const [session] = await findSessionBriefs(deps.database.db, workspaceId, [object.sessionId])
+  return session?.projectId ?? undefined
+}
+
 async function draftsFor(deps: AppDeps, workspaceId: string, object: WorkObject): Promise<Draft[]> {
-  const projectId = object.targetProjectId
-  if (!projectId || object.proposal?.state === 'pending' || object.proposal?.state === 'rejected') return []
+  if (object.proposal?.state === 'pending' || object.proposal?.state === 'rejected') return []
+  const projectId = await projectOf(deps, workspaceId, object)
+  if (!projectId) return []
   const { db } = deps.database
   const access = await repo.findAccess(db, projectId)
   if (!access) return []

@@ -61,6 +61,10 @@ export function runnerRoutes(base: FastifyInstance, deps: AppDeps) {
       response: { 200: Type.Ref('LocalRunnerRegistrationGrant'), ...problems(400, 401, 403, 409, 422, 429) },
     },
     config: { access: 'edit', idempotent: true },
+    // Every field is optional: a bare POST makes a grant with the defaults.
+    preValidation: async (request) => {
+      request.body ??= {}
+    },
   }, (request) => service.createGrant(deps, memberOf(request), request.body ?? {}))
 
   app.post('/v1/local-runner/registrations', {

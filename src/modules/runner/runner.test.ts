@@ -78,6 +78,10 @@ eachDatabase('local runner', (h) => {
       const unknownKind = await owner.post('/v1/local-runner/registrations', { installationId: 'x', displayName: 'x', supportedRunners: ['runner-c'], capabilities: [], publicSigningKey: runnerKey().publicSigningKey })
       expect(unknownKind.statusCode).toBe(400)
       expect((await owner.post('/v1/local-runner/registration-grants', { expiresInSeconds: 5 })).statusCode).toBe(400)
+      // No body at all (every field is optional) makes a grant with the defaults.
+      const bare = await owner.post('/v1/local-runner/registration-grants')
+      expect(bare.statusCode).toBe(200)
+      expect(bare.json().pairCommand).toContain(bare.json().registrationGrant)
       const forged = await h.app.inject({ method: 'POST', url: '/v1/local-runner/registrations', headers: { authorization: 'Bearer crg_forged' }, payload: {} })
       expect([forged.statusCode, forged.json().code]).toEqual([401, 'invalid_registration_grant'])
       // A mistyped grant (no `crg_` prefix) is a bad grant too, not a revoked runner's token.

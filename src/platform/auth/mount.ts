@@ -5,6 +5,7 @@
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../../config.ts'
+import { untrustedOriginDetail } from '../http/origins.ts'
 import { PROBLEM_CONTENT_TYPE, problemTitle } from '../http/problem.ts'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type Auth } from './auth.ts'
 import { signInProviders } from './providers.ts'
@@ -35,7 +36,7 @@ async function authRoutes(app: FastifyInstance, auth: Auth, config: Config) {
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
       if (response.status >= 400) {
-        const problem = await toProblem(request, response)
+        const problem = await toProblem(request, response, config)
         return reply.type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(problem)
       }
       return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
@@ -48,7 +49,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 }
 
-async function toProblem(request: FastifyRequest, response: Response) {
+async function toProblem(request: FastifyRequest, response: Response, config: Config) {
   const text = await response.text()
   let parsed: { code?: unknown; message?: unknown } = {}
   try {
@@ -61,7 +62,9 @@ async function toProblem(request: FastifyRequest, response: Response) {
   const authCode = typeof parsed.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(parsed.code) ? parsed.code.toLowerCase() : undefined
   const code = authCode ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed')
   const path = request.url.split('?')[0]!
-  const detail = typeof parsed.message === 'string' && parsed.message
+  const origin = request.headers.origin
+  const detail = code === 'invalid_origin' ? untrustedOriginDetail(typeof origin === 'string' ? origin : undefined, config)
+    : typeof parsed.message === 'string' && parsed.message
     ? parsed.message
     : status === 404 ? `No route ${request.method} ${path}.` : problemTitle(status)
   return {

@@ -18,6 +18,7 @@ import type { Access } from '../auth/actor.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from './errors.ts'
 import type { Ports } from '../ports.ts'
+import { untrustedOriginDetail } from './origins.ts'
 import { appendRouteHook } from './route-hooks.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -67,7 +68,7 @@ export function registerGuards(app: FastifyInstance, deps: GuardDeps) {
   })
 
   app.addHook('onRoute', (route) => {
-    const verdict = verdictFor(route.config?.access ?? 'signedIn', !route.url.startsWith(AUTH_BASE_PATH), trusted)
+    const verdict = verdictFor(route.config?.access ?? 'signedIn', !route.url.startsWith(AUTH_BASE_PATH), trusted, deps.config)
     appendRouteHook(route, 'onRequest', verdict)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (methods.some((method) => !SAFE_METHODS.has(method)) && ACCESS_CHANGING_ROUTES.some((prefix) => route.url.startsWith(prefix))) {
@@ -82,9 +83,9 @@ export function registerGuards(app: FastifyInstance, deps: GuardDeps) {
 }
 
 /** The route's `onRequest` check of its access rule. */
-function verdictFor(access: Access, checkSite: boolean, trusted: Set<string>) {
+function verdictFor(access: Access, checkSite: boolean, trusted: Set<string>, config: Config) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (checkSite) refuseCrossSite(request, trusted)
+    if (checkSite) refuseCrossSite(request, trusted, config)
     if (access === 'public') return done()
     // A WebSocket upgrade is refused by closing with 1008 in the handler; a plain HTTP call to the
     // same route gets the usual 401.
@@ -109,13 +110,13 @@ function verdictFor(access: Access, checkSite: boolean, trusted: Set<string>) {
   }
 }
 
-function refuseCrossSite(request: FastifyRequest, trusted: Set<string>) {
+function refuseCrossSite(request: FastifyRequest, trusted: Set<string>, config: Config) {
   if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return
   const origin = request.headers.origin
   const site = request.headers['sec-fetch-site']
   const crossOrigin = origin !== undefined && origin !== 'null' ? !trusted.has(origin) : origin === 'null'
   if (crossOrigin || site === 'cross-site') {
-    throw new AppError('cross_site_request', 'Cross-site requests that change state are refused.')
+    throw new AppError('cross_site_request', crossOrigin ? untrustedOriginDetail(origin, config) : 'Cross-site requests that change state are refused.')
   }
 }
 

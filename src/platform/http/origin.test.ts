@@ -75,3 +75,36 @@ eachDatabase('cross-site request refusal', (h) => {
     expect((await person.get('/v1/account/current')).statusCode).toBe(200)
   })
 }, { env: { PUBLIC_URL, TRUSTED_ORIGINS: 'https://app.example' } })
+
+// A new user opened http://127.0.0.1:8080 (or the IP address the start-up log prints) while
+// PUBLIC_URL was its default http://localhost:8080, and sign-in said only "Invalid origin.".
+eachDatabase('a PUBLIC_URL on this machine', (h) => {
+  let person: Client
+  beforeAll(async () => {
+    person = await h.signIn()
+  })
+
+  it('takes the other loopback names of the same port as this server', async () => {
+    for (const origin of ['http://127.0.0.1:18080', 'http://[::1]:18080', 'http://localhost:18080']) {
+      const sent = await h.anonymous.post('/api/auth/email-otp/send-verification-otp', { email: 'loopback@example.com', type: 'sign-in' }, { origin })
+      expect(sent.statusCode, origin).toBe(200)
+      const renamed = await person.patch('/v1/account/profile', { name: 'Loopback' }, { origin })
+      expect(renamed.statusCode, origin).toBe(200)
+    }
+  })
+
+  it('refuses another address or port, saying which address to open', async () => {
+    for (const origin of ['http://192.0.2.2:18080', 'http://127.0.0.1:9999']) {
+      const sent = await h.anonymous.post('/api/auth/email-otp/send-verification-otp', { email: 'lan@example.com', type: 'sign-in' }, { origin })
+      expect(sent.statusCode, origin).toBe(403)
+      expect(sent.headers['content-type']).toContain('application/problem+json')
+      expect(sent.json()).toMatchObject({ code: 'invalid_origin' })
+      expect(sent.json().detail).toBe(`This page was opened at ${origin}, which is not this server's address http://localhost:18080 (PUBLIC_URL). ` +
+        `Open http://localhost:18080/ instead, or add ${origin} to TRUSTED_ORIGINS.`)
+      const renamed = await person.patch('/v1/account/profile', { name: 'LAN' }, { origin })
+      expect(renamed.statusCode, origin).toBe(403)
+      expect(renamed.json()).toMatchObject({ code: 'cross_site_request' })
+      expect(renamed.json().detail).toContain('http://localhost:18080/')
+    }
+  })
+}, { env: { PUBLIC_URL: 'http://localhost:18080' } })

@@ -3,10 +3,34 @@
 import { useSyncExternalStore, type MouseEvent } from 'react'
 
 const listeners = new Set<() => void>()
-const notify = () => { for (const listener of listeners) listener() }
-window.addEventListener('popstate', notify)
+const here = () => location.pathname + location.search
+/** The address the pages show: where Back returns to when the person chooses to stay. */
+let shown = here()
+const notify = () => { shown = here(); for (const listener of listeners) listener() }
+
+// A page that would lose something by being left (a meeting still recording) says so first: an
+// in-app navigation asks the person (window.confirm); the page itself also guards unloading.
+let leaveGuard: (() => string | undefined) | undefined
+
+// Back and Forward have already moved the address when popstate arrives: staying puts it back.
+window.addEventListener('popstate', () => {
+  const warning = leaveGuard?.()
+  if (warning && here() !== shown && !window.confirm(warning)) {
+    history.pushState(null, '', shown)
+    return
+  }
+  notify()
+})
+
+/** While set, `navigate` asks before leaving when the guard gives a message. Returns the release. */
+export function guardLeaving(guard: () => string | undefined): () => void {
+  leaveGuard = guard
+  return () => { if (leaveGuard === guard) leaveGuard = undefined }
+}
 
 export function navigate(path: string, options: { replace?: boolean } = {}) {
+  const warning = leaveGuard?.()
+  if (warning && !window.confirm(warning)) return
   if (options.replace) history.replaceState(null, '', path)
   else history.pushState(null, '', path)
   window.scrollTo(0, 0)

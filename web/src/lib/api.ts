@@ -28,13 +28,14 @@ export function sentenceFor(status: number, problem: Problem): string {
     not_found: 'error.not_found', stale_revision: 'error.stale', stale_timestamp: 'error.stale', stage_conflict: 'error.stale',
     rate_limited: 'error.rate_limited', OTP_SEND_LIMIT: 'error.OTP_SEND_LIMIT', INVALID_OTP: 'error.INVALID_OTP',
     OTP_EXPIRED: 'error.OTP_EXPIRED', TOO_MANY_ATTEMPTS: 'error.TOO_MANY_ATTEMPTS', invitation_used: 'error.invitation_used',
-    invitation_revoked: 'error.invitation_revoked', invitation_expired: 'error.invitation_expired',
+    invitation_revoked: 'error.invitation_revoked', invitation_pending: 'error.invitation_pending', invitation_expired: 'error.invitation_expired',
     invitation_email_mismatch: 'error.invitation_email_mismatch', transition_not_allowed: 'error.transition_not_allowed',
     proposal_pending: 'error.proposal_pending', billing_disabled: 'error.billing_disabled', already_subscribed: 'error.already_subscribed',
     no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', seat_limit_reached: 'error.seat_limit_reached',
     plan_inactive: 'error.plan_inactive',
   }
-  const key = known[code]
+  // The sign-in routes' codes come lowercased (invalid_otp, platform/auth/mount.ts); the keys keep better-auth's spelling.
+  const key = known[code] ?? known[code.toUpperCase()]
   if (key) return translate(key, { detail })
   if (status >= 500) return translate('error.server')
   if (status === 401) return translate('error.unauthenticated')

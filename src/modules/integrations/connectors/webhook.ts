@@ -41,9 +41,11 @@ export const webhookConnector: Connector = {
         },
       })
     } catch (error) {
-      // fetch says only "fetch failed"; why (refused, unknown host, timeout) is its cause's code.
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code
-      throw providerError(undefined, `webhook: could not reach ${new URL(url).host}: ${typeof cause === 'string' ? cause : (error as Error).message}`)
+      // fetch says only "fetch failed"; why (refused, unknown host, timeout) is its cause's code, or
+      // its cause's message when it has no code (a port fetch refuses to call: "bad port").
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+      const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' && cause.message ? cause.message : (error as Error).message
+      throw providerError(undefined, `webhook: could not reach ${new URL(url).host}: ${why}`)
     }
     if (!response.ok) throw providerError(response.status, `webhook: the receiver answered ${response.status}`, response.headers.get('retry-after'))
     return { externalId: actionRowId, summary: `Delivered to ${new URL(url).host} (${response.status})`, status: response.status }

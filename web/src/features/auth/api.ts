@@ -4,6 +4,11 @@ import type { BootstrapInput, BootstrapResult, CurrentAccount } from '../../lib/
 
 export const CURRENT = '/v1/account/current'
 export const useCurrentAccount = () => useResource<CurrentAccount>(CURRENT)
+/** Whether the caller may create and change content here; true until the account is known (no flash of a refusal). */
+export const useCanEdit = () => {
+  const permission = useCurrentAccount().data?.membership?.contentPermission
+  return permission === undefined || permission === 'edit'
+}
 
 export const sendCode = (email: string) => api.post<{ success: boolean }>('/api/auth/email-otp/send-verification-otp', { email, type: 'sign-in' })
 export const verifyCode = (email: string, otp: string) => api.post<{ user: { id: string; email: string } }>('/api/auth/sign-in/email-otp', { email, otp })

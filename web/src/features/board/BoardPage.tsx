@@ -29,7 +29,11 @@ export function BoardPage() {
   const members = useMembers()
   const me = useCurrentAccount().data?.account.id
   useEffect(() => { loadBoard().then(setItems, (caught: unknown) => setError(caught instanceof ApiError ? caught.message : String(caught))) }, [])
-  const nameOf = (id: string) => members.data?.members.find((member) => member.accountId === id)?.name || id
+  // A member without a name is their email (as everywhere else), never their account id.
+  const nameOf = (id: string) => {
+    const member = members.data?.members.find((item) => item.accountId === id)
+    return member?.name || member?.email || id
+  }
 
   let columns: { key: string; title: string; items: Item[] }[] = []
   if (items) {
@@ -51,6 +55,12 @@ export function BoardPage() {
         ))}
       </div>
       <ErrorLine error={error} />
+      {items && items.length === 0 ? (
+        <p className="muted" data-testid="board-empty">{t('board.empty')} <Link href="/record">{t('board.record')}</Link></p>
+      ) : null}
+      {items && items.length > 0 && view === 'mine' && !items.some((wo) => wo.ownerId === me) ? (
+        <p className="muted" data-testid="board-empty">{t('board.emptyMine')}</p>
+      ) : null}
       {!items ? <Loading /> : (
         <div className="board">
           {columns.map((column) => (

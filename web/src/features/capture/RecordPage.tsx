@@ -1,15 +1,20 @@
 // Record a meeting: choose what to capture, record in 1 s chunks into the durable queue, watch
 // the input level and the live transcript, end the session once every chunk is uploaded.
 import { useEffect, useRef, useState } from 'react'
-import { navigate, useLocation } from '../../app/router.ts'
-import { invalidate, useAction, useResource } from '../../lib/api.ts'
-import { useI18n } from '../../lib/i18n.ts'
-import type { CaptureMode, Project, SessionCreateResult } from '../../lib/types.ts'
-import { ErrorLine, PageTitle } from '../../lib/ui.tsx'
+import { guardLeaving, navigate, useLocation } from '../../app/router.ts'
+import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
+import { translate, useI18n } from '../../lib/i18n.ts'
+import type { CaptureMode, Project, SessionCreateResult, SessionSnapshot } from '../../lib/types.ts'
+import { ErrorLine, Link, PageTitle } from '../../lib/ui.tsx'
+import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
 import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
+
+// The meeting this browser is recording for an account, kept until it is ended here: coming back to
+// Record after leaving the page says that it is still open (Start continues it: reusedExisting).
+const openKey = (accountId: string) => `confer.openRecording.${accountId}`
 
 export function RecordPage() {
   const { t, dateTime } = useI18n()
@@ -29,6 +34,17 @@ export function RecordPage() {
   const meter = useRef<HTMLMeterElement>(null)
   const { busy, error, run, setError } = useAction()
   const systemAudio = canCaptureSystemAudio()
+  const accountId = useCurrentAccount().data?.account.id
+  const canEdit = useCanEdit()
+  const [stillOpen, setStillOpen] = useState<SessionSnapshot>()
+  useEffect(() => {
+    const id = accountId ? localStorage.getItem(openKey(accountId)) : null
+    if (!accountId || !id) return
+    api.get<SessionSnapshot>(`/v1/sessions/${encodeURIComponent(id)}`).then((found) => {
+      if (found.state === 'recording') setStillOpen(found)
+      else localStorage.removeItem(openKey(accountId))
+    }, () => localStorage.removeItem(openKey(accountId)))
+  }, [accountId])
 
   useEffect(() => onUploadState(setUpload), [])
   // `?project=` of a project that is not active (archived, gone): the list cannot show it, so it is
@@ -47,6 +63,14 @@ export function RecordPage() {
     return () => cancelAnimationFrame(frame)
   }, [session])
   useEffect(() => () => { void recording.current?.stop() }, [])
+  // Leaving the page stops the microphone: while a meeting records, a link or a reload asks first.
+  useEffect(() => {
+    if (!session) return
+    const onUnload = (event: BeforeUnloadEvent) => { if (recording.current) event.preventDefault() }
+    window.addEventListener('beforeunload', onUnload)
+    const release = guardLeaving(() => (recording.current ? translate('record.leaveWarning') : undefined))
+    return () => { window.removeEventListener('beforeunload', onUnload); release() }
+  }, [session])
 
   const start = () => run(async () => {
     // The inputs first: a refused microphone must not leave a session "recording" forever.
@@ -67,6 +91,7 @@ export function RecordPage() {
     recording.current = startRecording(created.id, devices, setRecorded)
     setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
+    if (accountId) localStorage.setItem(openKey(accountId), created.id)
     invalidate('/v1/sessions')
   })
 
@@ -77,15 +102,31 @@ export function RecordPage() {
     recording.current = undefined
     await drained(session.id)
     await endSession(session.id)
+    if (accountId) localStorage.removeItem(openKey(accountId))
     invalidate('/v1/sessions')
     if (projectId) invalidate(`/v1/projects/${projectId}`)
     navigate(`/sessions/${session.id}`)
   })
 
+  if (!session && !canEdit) {
+    // A view member may read and comment; a new meeting would be refused (403).
+    return (
+      <section>
+        <PageTitle title={t('record.title')}>{t('record.title')}</PageTitle>
+        <p className="notice" data-testid="view-only">{t('record.viewOnly')}</p>
+      </section>
+    )
+  }
   if (!session) {
     return (
       <section>
         <PageTitle title={t('record.title')}>{t('record.title')}</PageTitle>
+        {stillOpen ? (
+          <p className="warning" role="status" data-testid="still-open">
+            {t('record.stillOpen', { title: stillOpen.title, time: dateTime(stillOpen.startedAt) })}{' '}
+            <Link href={`/sessions/${stillOpen.id}`}>{t('record.openIt')}</Link>
+          </p>
+        ) : null}
         <form className="card" onSubmit={(event) => { event.preventDefault(); void start() }}>
           <fieldset>
             <legend>{t('record.mode')}</legend>

@@ -9,6 +9,9 @@ import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib
 import { ErrorLine, Link } from '../../lib/ui.tsx'
 import { actionName, integrations, useExecution } from './api.ts'
 
+/** The states an execution's history records (integrations/run.ts); another is shown as sent. */
+const EXECUTION_STATES = new Set(['queued', 'running', 'retrying', 'succeeded', 'failed'])
+
 export default function ActionsPanel({ wo }: { wo: WorkObject }) {
   const { t } = useI18n()
   const [recommendations, setRecommendations] = useState<ActionRecommendation[]>()
@@ -129,7 +132,7 @@ function ExecutionStatus({ id }: { id: string }) {
           {data.receipt?.url ? <p><a href={data.receipt.url} target="_blank" rel="noreferrer">{data.receipt.summary ?? data.receipt.url}</a></p> : data.receipt?.summary ? <p>{data.receipt.summary}</p> : null}
           {data.error ?? data.receipt?.error ? <p className="error">{data.error ?? data.receipt?.error}</p> : null}
           <ol className="small">
-            {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
+            {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {EXECUTION_STATES.has(entry.state) ? t(`actions.exec.${entry.state}` as MessageKey) : entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
           </ol>
         </>
       ) : null}

@@ -8,11 +8,11 @@ import { useAction } from '../../lib/api.ts'
 import { clientConfig } from '../../lib/config.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
-import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
-import { useCurrentAccount } from '../auth/api.ts'
-import { actionName, CATALOG, integrations, serviceName, useConnections, useProjects } from './api.ts'
+import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
+import { actionName, CATALOG, connectionName, connectionTarget, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
-type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds'>
+type Listed = Pick<IntegrationConnection, 'id' | 'service' | 'actionIds' | 'settings' | 'connectionAlias'>
 
 export function IntegrationsPage() {
   const { t } = useI18n()
@@ -20,6 +20,7 @@ export function IntegrationsPage() {
   const projects = useProjects()
   const current = useCurrentAccount()
   const isManager = ['owner', 'admin'].includes(current.data?.membership?.accessRole ?? '')
+  const canEdit = useCanEdit()
   const projectId = query.get('project') ?? projects.data?.[0]?.id ?? ''
   const connections = useConnections(projectId)
   const [message, setMessage] = useState<string>()
@@ -31,7 +32,7 @@ export function IntegrationsPage() {
       <p>{t('integrations.intro')}</p>
       {projects.error ? <ErrorLine error={projects.error.message} /> : null}
       {!projects.data && !projects.error ? <Loading /> : null}
-      {projects.data && projects.data.length === 0 ? <p className="muted">{t('integrations.noProjects')}</p> : null}
+      {projects.data && projects.data.length === 0 ? <p className="muted" data-testid="integrations-no-projects">{t('integrations.noProjects')} <Link href="/projects">{t('memory.createProject')}</Link></p> : null}
       {projects.data && projects.data.length > 0 ? (
         <>
           <label htmlFor="integrations-project">{t('integrations.project')}</label>
@@ -48,7 +49,9 @@ export function IntegrationsPage() {
               {listed.map((connection) => <ConnectionCard key={connection.id} connection={connection} onRevoked={setMessage} />)}
             </ul>
           ) : null}
-          <ConnectForm projectId={projectId} onCreated={() => setMessage(undefined)} />
+          {canEdit
+            ? <ConnectForm projectId={projectId} onCreated={() => setMessage(undefined)} />
+            : <p className="muted" data-testid="view-only">{t('common.viewOnly')}</p>}
           {isManager ? <AccessForm key={`${projectId}:${listed.map((connection) => connection.id).join(',')}`} projectId={projectId} connections={listed} /> : null}
         </>
       ) : null}
@@ -63,7 +66,7 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
   const titleId = `connection-${connection.id}`
   return (
     <li className="card" data-connection-id={connection.id}>
-      <strong id={titleId}>{serviceName(connection.service)} <span className="muted">{connection.connectionAlias}</span></strong>
+      <strong id={titleId}>{serviceName(connection.service)}{connectionTarget(connection) ? ` · ${connectionTarget(connection)}` : ''} <span className="muted">{connection.connectionAlias}</span></strong>
       {' '}<span className={`badge ${connection.status}`}>{t(`integrations.status.${connection.status}` as MessageKey)}</span>
       <p className="muted">{connection.actionIds.map(actionName).join(', ')}</p>
       <p className="muted">
@@ -75,12 +78,12 @@ function ConnectionCard({ connection, onRevoked }: { connection: IntegrationConn
       {!confirming ? (
         <button type="button" className="danger" onClick={() => setConfirming(true)}>{t('integrations.revoke')}</button>
       ) : (
-        <div className="row" role="group" aria-label={t('integrations.revokeConfirmLabel', { alias: connection.connectionAlias })}>
-          <p>{t('integrations.revokeConfirm', { alias: connection.connectionAlias })}</p>
+        <div className="row" role="group" aria-label={t('integrations.revokeConfirmLabel', { alias: connectionName(connection) })}>
+          <p>{t('integrations.revokeConfirm', { alias: connectionName(connection) })}</p>
           <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
             const revoked = await integrations.revoke(connection)
             setConfirming(false)
-            onRevoked(t('integrations.revoked', { alias: revoked.connectionAlias }))
+            onRevoked(t('integrations.revoked', { alias: connectionName(revoked) }))
           })}>{t('integrations.revokeYes')}</button>
           <button type="button" onClick={() => setConfirming(false)}>{t('common.cancel')}</button>
         </div>
@@ -183,7 +186,7 @@ function AccessForm({ projectId, connections }: { projectId: string; connections
         {connections.map((connection) => (
           <label key={connection.id} className="check">
             <input type="checkbox" checked={connectionIds.includes(connection.id)} onChange={(event) => setConnectionIds((list) => toggle(list, connection.id, event.target.checked))} />
-            {' '}{serviceName(connection.service)} <span className="muted">({connection.id})</span>
+            {' '}{connectionName(connection)}
           </label>
         ))}
       </fieldset>

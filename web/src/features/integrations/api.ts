@@ -49,6 +49,33 @@ const ACTION_NAMES: Record<string, MessageKey> = {
 /** A tool as people call it ("GitHub"), in the reader's language; an unknown one by its id. */
 export const serviceName = (service: string) => (SERVICE_NAMES[service] ? translate(SERVICE_NAMES[service]) : service)
 /** An action as a short phrase with its id after it ("Send an email (email.send)"); an unknown one by its id. */
+/**
+ * Where a connection sends, from its non-secret settings (the webhook's address, the repository,
+ * the channel…): what tells two connections of one tool apart. Undefined when nothing was set.
+ */
+type Named = Pick<IntegrationConnection, 'service' | 'settings' | 'connectionAlias'>
+
+export function connectionTarget(connection: Named): string | undefined {
+  const entry = CATALOG.find((item) => item.service === connection.service)
+  const settings = (connection.settings ?? {}) as Record<string, unknown>
+  for (const field of entry?.settings ?? []) {
+    const value = settings[field.name]
+    if (typeof value !== 'string' || !value) continue
+    if (field.type !== 'url') return value
+    try {
+      const url = new URL(value)
+      return `${url.host}${url.pathname === '/' ? '' : url.pathname}`
+    } catch {
+      return value
+    }
+  }
+  return undefined
+}
+
+/** A connection as a person names it: the tool and where it sends, else the tool and its alias (never its id). */
+export const connectionName = (connection: Named) =>
+  `${serviceName(connection.service)} · ${connectionTarget(connection) ?? connection.connectionAlias}`
+
 export const actionName = (actionId: string) => (ACTION_NAMES[actionId] ? `${translate(ACTION_NAMES[actionId])} (${actionId})` : actionId)
 
 export const integrations = {

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { api, invalidate, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
-import type { CreateInvitationInput, InvitationResult } from '../../lib/types.ts'
+import type { CreateInvitationInput, InvitationResult, WorkspaceInvitation } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { YourName } from '../auth/YourName.tsx'
@@ -32,7 +32,7 @@ export function MembersPage() {
         <form className="card" onSubmit={(event) => { event.preventDefault(); void invite() }}>
           <h2>{t('members.invite')}</h2>
           <label htmlFor="invite-email">{t('members.email')}</label>
-          <input id="invite-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input id="invite-email" type="email" required maxLength={254} value={email} onChange={(event) => setEmail(event.target.value)} />
           <label htmlFor="invite-permission">{t('members.permission')}</label>
           <select id="invite-permission" value={permission} onChange={(event) => setPermission(event.target.value as 'edit' | 'view')}>
             <option value="edit">{t('members.permission.edit')}</option>
@@ -60,12 +60,56 @@ export function MembersPage() {
             <>
               <h2>{t('members.pending')}</h2>
               <ul className="list">
-                {members.data.invitations.map((invitation) => <li key={invitation.id}>{invitation.email} <span className="muted">· {t(`members.invitation.${invitation.status}`)} · {dateTime(invitation.expiresAt)}</span></li>)}
+                {members.data.invitations.map((invitation) => <PendingInvitation key={invitation.id} invitation={invitation} canManage={isManager} />)}
               </ul>
             </>
           ) : null}
         </>
       )}
     </section>
+  )
+}
+
+/**
+ * A pending (or expired) invitation: when it expires and, for managers, a new link (resend: the old
+ * link stops working, the expiry starts over) or withdrawing it. The link is shown only once, so a
+ * lost one is replaced here; inviting the address again is refused while this one is pending.
+ */
+function PendingInvitation({ invitation, canManage }: { invitation: WorkspaceInvitation; canManage: boolean }) {
+  const { t, dateTime } = useI18n()
+  const [renewed, setRenewed] = useState<InvitationResult>()
+  const { busy, error, run } = useAction()
+  const expired = invitation.status === 'expired' || Date.parse(invitation.expiresAt) < Date.now()
+  const linkId = `invite-url-${invitation.id}`
+  return (
+    <li data-testid="pending-invitation">
+      {invitation.email}{' '}
+      <span className="muted">
+        · {t(`members.invitation.${expired ? 'expired' : invitation.status}`)} · {t(expired ? 'members.expired' : 'members.expires', { date: dateTime(renewed?.invitation.expiresAt ?? invitation.expiresAt) })}
+      </span>
+      {canManage ? (
+        <div className="row">
+          <button type="button" disabled={busy} onClick={() => void run(async () => {
+            setRenewed(await api.post<InvitationResult>(`/v1/workspace/invitations/${encodeURIComponent(invitation.id)}/resend`))
+          })}>
+            {t('members.newLink')}<span className="visually-hidden"> {invitation.email}</span>
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => {
+            await api.delete(`/v1/workspace/invitations/${encodeURIComponent(invitation.id)}`)
+            invalidate('/v1/workspace/members')
+          })}>
+            {t('members.withdraw')}<span className="visually-hidden"> {invitation.email}</span>
+          </button>
+        </div>
+      ) : null}
+      {renewed ? (
+        <div role="status">
+          {renewed.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
+          <label htmlFor={linkId}>{t('members.newLinkShown', { email: invitation.email })}</label>
+          <input id={linkId} readOnly value={renewed.inviteURL} data-testid="renewed-invite-url" onFocus={(event) => event.target.select()} />
+        </div>
+      ) : null}
+      <ErrorLine error={error} />
+    </li>
   )
 }

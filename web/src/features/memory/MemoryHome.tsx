@@ -13,7 +13,7 @@ export default function MemoryHome() {
       <PageTitle title={t('memory.home')}>{t('memory.home')}</PageTitle>
       <AskBox />
       <h2>{t('memory.byProject')}</h2>
-      {!projects.data ? (projects.error ? <ErrorLine error={projects.error.message} /> : <Loading />) : projects.data.length === 0 ? <p className="muted">{t('common.none')}</p> : (
+      {!projects.data ? (projects.error ? <ErrorLine error={projects.error.message} /> : <Loading />) : projects.data.length === 0 ? <p className="muted" data-testid="memory-no-projects">{t('memory.noProjects')} <Link href="/projects">{t('memory.createProject')}</Link></p> : (
         <ul className="list">
           {projects.data.map((project) => <li key={project.id}><Link href={`/projects/${project.id}/memory`}>{t('memory.title', { project: project.name })}</Link></li>)}
         </ul>

@@ -70,7 +70,7 @@ export default function MemoryPage({ projectId }: { projectId: string }) {
           <ul className="list">
             {settled.map((conflict) => (
               <li key={conflict.id} data-testid="settled-conflict">
-                <strong>{conflict.subject}</strong> · {t(`memory.resolution.${conflict.resolution ?? 'dismiss'}` as MessageKey)}
+                <strong>{sidesOf(conflict)}</strong> · {t(`memory.resolution.${conflict.resolution ?? 'dismiss'}` as MessageKey)}
                 {conflict.resolvedAt ? <span className="muted"> · {dateTime(conflict.resolvedAt)}</span> : null}
                 {conflict.note ? <p className="muted">{conflict.note}</p> : null}
               </li>
@@ -121,7 +121,7 @@ function ConflictCard({ projectId, conflict, onSettledElsewhere }: { projectId: 
   }
   return (
     <article className="card conflict" aria-labelledby={headingId} data-testid="conflict">
-      <h3 id={headingId}>{t('memory.conflictAbout', { subject: conflict.subject })}</h3>
+      <h3 id={headingId}>{t('memory.conflictAbout', { subject: sidesOf(conflict) })}</h3>
       <form onSubmit={(event) => { event.preventDefault(); void run(submit) }}>
         <fieldset>
           <legend>{t('memory.resolveLegend')}</legend>
@@ -155,4 +155,9 @@ function ConflictCard({ projectId, conflict, onSettledElsewhere }: { projectId: 
       </form>
     </article>
   )
+}
+
+/** A conflict as people said it: its sides' statements (its `subject` is a matching key of stemmed words, "drop legaci export featur"). */
+function sidesOf(conflict: { subject: string; sides: { statement: string }[] }): string {
+  return conflict.sides.length > 0 ? conflict.sides.map((side) => `“${side.statement}”`).join(' / ') : conflict.subject
 }

@@ -29,20 +29,40 @@ export async function markRead(input: MarkReadInput) {
   invalidate(NOTIFICATIONS)
 }
 
-const KNOWN = new Set(['review.assigned', 'review.requested', 'review.decided', 'invitation.accepted', 'project.added'])
+/** Every kind the server sends (work/record.ts and reviews.ts, projects, invitations) has its own sentence. */
+const KNOWN = new Set([
+  'review.assigned', 'review.requested', 'review.decided', 'review.unassigned', 'invitation.accepted', 'project.added',
+  'workobject.assigned', 'workobject.unassigned', 'workobject.updated', 'workobject.stage', 'workobject.responsibility', 'comment.created',
+])
+
+type Data = { title?: string; decision?: string; toStage?: string; state?: string; projectName?: string; revisionId?: string }
 
 export function describe(notification: CollaborationNotification): string {
   const actor = notification.actor?.name || translate('notification.someone')
-  const data = notification.data as { title?: string; decision?: string }
-  if (KNOWN.has(notification.kind)) {
-    const decision = data.decision ? translate((`work.review.state.${data.decision}`) as MessageKey) : ''
-    return translate(`notification.${notification.kind}` as MessageKey, { actor, title: data.title ?? '', decision })
+  const data = notification.data as Data
+  const values = {
+    actor, title: data.title ?? '', project: data.projectName ?? '',
+    decision: data.decision ? translate((`work.review.state.${data.decision}`) as MessageKey) : '',
+    stage: data.toStage ? translate((`work.stage.${data.toStage}`) as MessageKey) : '',
+    state: data.state ? translate((`work.resp.${data.state}`) as MessageKey) : '',
   }
-  return translate('notification.other', { actor, kind: notification.kind })
+  if (notification.kind === 'project.added' && !data.projectName) return translate('notification.project.added', values)
+  if (notification.kind === 'project.added') return translate('notification.project.addedNamed', values)
+  if (notification.kind === 'workobject.proposal') {
+    // A decision on a proposal (accept or reject), or a new proposal from a later meeting.
+    const key = data.decision === 'accept' ? 'notification.workobject.proposal.accepted'
+      : data.decision === 'reject' ? 'notification.workobject.proposal.rejected' : 'notification.workobject.proposal'
+    return translate(key, values)
+  }
+  if (KNOWN.has(notification.kind)) return translate(`notification.${notification.kind}` as MessageKey, values)
+  // A kind this client does not know yet: say what it is about, never its id.
+  return data.title ? translate('notification.other', values) : translate('notification.otherUntitled', values)
 }
 
 export function linkOf(notification: CollaborationNotification): string | undefined {
-  const data = notification.data as { sessionId?: string; workObjectId?: string }
+  const data = notification.data as { sessionId?: string; workObjectId?: string; projectId?: string }
   if (data.sessionId) return `/sessions/${data.sessionId}`
+  if (notification.kind === 'project.added' && data.projectId) return `/projects/${data.projectId}`
+  if (data.workObjectId) return '/board'
   return undefined
 }

@@ -5,12 +5,14 @@ import { api, idempotencyKey, invalidate, useAction, useResource } from '../../l
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { CreateProjectInput, Project, ProjectDetail, ProjectMembership, ProjectRole, UpdateProjectInput } from '../../lib/types.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
+import { useCanEdit } from '../auth/api.ts'
 import { SessionList } from '../sessions/SessionsPage.tsx'
 
 const ROLES: ProjectRole[] = ['product', 'design', 'engineering', 'operations', 'project-management', 'other']
 
 export function ProjectsPage() {
   const { t } = useI18n()
+  const canEdit = useCanEdit()
   const [showArchived, setShowArchived] = useState(false)
   const projects = useResource<Project[]>(`/v1/projects?status=${showArchived ? 'all' : 'active'}`)
   const [name, setName] = useState('')
@@ -26,7 +28,8 @@ export function ProjectsPage() {
   return (
     <section>
       <PageTitle title={t('projects.title')}>{t('projects.title')}</PageTitle>
-      <form className="card" onSubmit={(event) => { event.preventDefault(); void create() }}>
+      {!canEdit ? <p className="muted" data-testid="view-only">{t('common.viewOnly')}</p> : null}
+      {canEdit ? <form className="card" onSubmit={(event) => { event.preventDefault(); void create() }}>
         <h2>{t('projects.create')}</h2>
         <label htmlFor="project-name">{t('projects.name')}</label>
         <input id="project-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
@@ -34,7 +37,7 @@ export function ProjectsPage() {
         <input id="project-objective" maxLength={2000} value={objective} onChange={(event) => setObjective(event.target.value)} />
         <button type="submit" className="primary" disabled={busy || !name.trim()}>{t('projects.create')}</button>
         <ErrorLine error={error} />
-      </form>
+      </form> : null}
       <label className="choice"><input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.target.checked)} /> {t('projects.showArchived')}</label>
       {projects.data?.length === 0 ? <p className="muted">{t('projects.none')}</p> : null}
       {!projects.data ? <Loading /> : (
@@ -50,6 +53,7 @@ export function ProjectsPage() {
 
 export function ProjectPage({ id }: { id: string }) {
   const { t } = useI18n()
+  const canEdit = useCanEdit()
   const detail = useResource<ProjectDetail>(`/v1/projects/${id}`)
   const members = useResource<ProjectMembership[]>(`/v1/projects/${id}/members`)
   const [editing, setEditing] = useState(false)
@@ -70,21 +74,21 @@ export function ProjectPage({ id }: { id: string }) {
       {project.objective ? <p>{project.objective}</p> : null}
       {project.status === 'archived' ? <p className="muted">{t('projects.archived')}</p> : null}
       <p className="row">
-        {project.status === 'active' ? <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link> : null}
+        {project.status === 'active' && canEdit ? <Link href={`/record?project=${encodeURIComponent(id)}`}>{t('projects.record')}</Link> : null}
         <Link href={`/projects/${id}/memory`}>{t('projects.memory')}</Link>
       </p>
-      <div className="row">
+      {canEdit ? <div className="row">
         <button type="button" onClick={() => { setName(project.name); setObjective(project.objective ?? ''); setEditing(true) }}>{t('work.edit')}</button>
         <button type="button" disabled={busy} onClick={() => void update({ status: project.status === 'active' ? 'archived' : 'active' })}>
           {t(project.status === 'active' ? 'projects.archive' : 'projects.unarchive')}
         </button>
-      </div>
+      </div> : null}
       {editing ? (
         <form className="card" onSubmit={(event) => { event.preventDefault(); void update({ name: name.trim(), objective: objective.trim() || null }) }}>
           <label htmlFor="edit-name">{t('projects.name')}</label>
-          <input id="edit-name" required value={name} onChange={(event) => setName(event.target.value)} />
+          <input id="edit-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
           <label htmlFor="edit-objective">{t('projects.objective')}</label>
-          <input id="edit-objective" value={objective} onChange={(event) => setObjective(event.target.value)} />
+          <input id="edit-objective" maxLength={2000} value={objective} onChange={(event) => setObjective(event.target.value)} />
           <div className="row"><button type="submit" className="primary" disabled={busy}>{t('common.save')}</button><button type="button" onClick={() => setEditing(false)}>{t('common.cancel')}</button></div>
         </form>
       ) : null}

@@ -82,7 +82,7 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
           <label htmlFor={`name-${wo.id}`}>{t('share.name')}</label>
           <input id={`name-${wo.id}`} value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
           <label htmlFor={`comment-${wo.id}`}>{t('share.comment')}</label>
-          <textarea id={`comment-${wo.id}`} value={body} required onChange={(event) => setBody(event.target.value)} />
+          <textarea id={`comment-${wo.id}`} value={body} required maxLength={4000} onChange={(event) => setBody(event.target.value)} />
           <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
         </form>
       ) : null}

@@ -113,7 +113,9 @@ function Enrollment({ revision, onDone, onCancel }: { revision: number; onDone: 
         <>
           <p>{t('voice.instructions', { min: rules.minUtterances, max: rules.maxUtterances, seconds: Math.ceil(rules.minUtteranceMs / 1000), maxSeconds: Math.floor(rules.maxUtteranceMs / 1000) })}</p>
           <p>{t('voice.prompt')}</p>
-          <p role="status" data-testid="enroll-progress">{t('voice.progress', { count: utterances.length, min: rules.minUtterances })}</p>
+          <p role="status" data-testid="enroll-progress">{enough
+            ? t('voice.progressEnough', { count: utterances.length, max: rules.maxUtterances })
+            : t('voice.progress', { count: utterances.length, min: rules.minUtterances })}</p>
           {recording ? (
             <>
               <meter min={0} max={1} value={level} aria-label={t('voice.level')} />

@@ -14,7 +14,7 @@ const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
 }) {
-  const { t } = useI18n()
+  const { t, day } = useI18n()
   const { busy, error, run } = useAction()
   const [open, setOpen] = useState(false)
   const nameOf = (id?: string) => (id ? members.find((member) => member.accountId === id)?.name || members.find((member) => member.accountId === id)?.email || id : t('work.noOwner'))
@@ -37,7 +37,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
         {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
-        {wo.dueDate ? <span>{t('work.due', { date: wo.dueDate })}</span> : null}
+        {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
         <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
       </p>
@@ -130,9 +130,9 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       {editing ? (
         <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate, nextStep); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
-          <input id={`title-${wo.id}`} value={title} required onChange={(event) => setTitle(event.target.value)} />
+          <input id={`title-${wo.id}`} value={title} required maxLength={500} onChange={(event) => setTitle(event.target.value)} />
           <label htmlFor={`summary-${wo.id}`}>{t('work.summary')}</label>
-          <textarea id={`summary-${wo.id}`} value={summary} onChange={(event) => setSummary(event.target.value)} />
+          <textarea id={`summary-${wo.id}`} maxLength={20_000} value={summary} onChange={(event) => setSummary(event.target.value)} />
           <label htmlFor={`due-${wo.id}`}>{t('work.dueDate')}</label>
           <input id={`due-${wo.id}`} type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
           <label htmlFor={`next-${wo.id}`}>{t('work.nextStep')}</label>
@@ -154,7 +154,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       ) : <Loading />}
       <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.comment(wo, body.trim()); setBody('') }) }}>
         <label htmlFor={`comment-${wo.id}`}>{t('work.addComment')}</label>
-        <textarea id={`comment-${wo.id}`} value={body} required onChange={(event) => setBody(event.target.value)} />
+        <textarea id={`comment-${wo.id}`} value={body} required maxLength={10_000} onChange={(event) => setBody(event.target.value)} />
         <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
       </form>
       <ErrorLine error={error} />

@@ -102,7 +102,7 @@ function summaryOutdated(set: WorkSetDetail): boolean {
 }
 
 function Takeover({ set }: { set: WorkSetDetail }) {
-  const { t } = useI18n()
+  const { t, day } = useI18n()
   if (set.takeoverState === 'pending') return <p className="muted">{t('work.takeover.pending')}</p>
   if (set.takeoverState === 'empty') return <p className="muted">{t('work.takeover.empty')}</p>
   if (set.takeoverState === 'failed') return <p className="error" role="alert">{t('work.takeover.failed', { detail: set.takeoverFailure?.detail ?? '' })}</p>
@@ -114,7 +114,7 @@ function Takeover({ set }: { set: WorkSetDetail }) {
       {summary.blocks.map((block) => (
         <div key={block.type}>
           <h3>{block.title}</h3>
-          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${item.dueDate})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
+          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${day(item.dueDate)})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
         </div>
       ))}
     </div>
@@ -133,7 +133,7 @@ function ClarifyItem({ item, sessionId, canEdit }: { item: Clarification; sessio
       {canEdit ? (
         <form onSubmit={(event) => { event.preventDefault(); void resolve('confirmed') }}>
           <label htmlFor={`answer-${item.id}`}>{t('work.answer')}</label>
-          <input id={`answer-${item.id}`} value={answer} onChange={(event) => setAnswer(event.target.value)} />
+          <input id={`answer-${item.id}`} maxLength={2000} value={answer} onChange={(event) => setAnswer(event.target.value)} />
           <div className="row">
             <button type="submit" className="primary" disabled={busy || !answer.trim()}>{t('work.confirm')}</button>
             <button type="button" disabled={busy} onClick={() => void resolve('deferred')}>{t('work.defer')}</button>
