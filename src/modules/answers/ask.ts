@@ -17,9 +17,11 @@ import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/ind
 import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
 import { languageGap } from './language.ts'
+import { chooseLearned, type Learned } from './learned.ts'
+import learned from './learned.json' with { type: 'json' }
 import { attachSemantic } from './semantic.ts'
 import { markSettled, TURNS_AFTER_SETTLE, type Window } from './settled.ts'
-import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+import { lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
 export { queryWords } from './ranking.ts'
@@ -246,7 +248,8 @@ export async function answerQuestion(deps: AppDeps, membership: Membership, inpu
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded.status === 'no-evidence' ? { ...grounded, ...(await languageGap(deps, membership.workspaceId, query)) } : grounded
   }
-  const chosen = chooseExtractive(ranked)
+  // The learned ranker and gate choose (learned.ts; fitted by eval/answers-learn.ts).
+  const chosen = chooseLearned(learned as Learned, query, ranked)
   // No evidence for a question in a language the meetings are not in: say that this is why.
   if (chosen.length === 0) return { ...compose(query, [], chinese, 'extractive'), ...(await languageGap(deps, membership.workspaceId, query)) }
   // Segments' places in the recording, for "where to open".
