@@ -3,7 +3,8 @@
 // every split left out in turn, the score combination and the no-evidence thresholds (ranking.ts
 // `Tuning`) are chosen on the other splits only (the sum of the two shares, pooled) and the left-out
 // split is scored with them. Prints each fold, the pooled leave-one-split-out figures and the
-// tuning chosen on all splits together.
+// tuning chosen on all splits together. This is the rule engine, the baseline of the learned ranker and
+// gate the engine answers with (`--learn`, eval/answers-learn.ts).
 import { chooseExtractive, rescore, TUNING, type Tuning, type Unit } from '../src/modules/answers/ranking.ts'
 import { rankPassages } from '../src/modules/answers/ask.ts'
 import { judged, keptAlive, loadQuestionSets, openEvalWorkspace, type EvalOptions, type Question } from './answers.ts'

@@ -2,7 +2,7 @@
 // (transcripts, work objects, project memory, bound external items, indexed codebases), every
 // sentence citing a source, or `no-evidence`. Retrieval is lexical (the search module's full-text
 // index; LIKE over the smaller tables) then ranked (ranking.ts) by coverage of the question's words
-// and an offline embedding (embedding.ts). `extractive` (default) answers with the best passages as
+// and an offline embedding (embedding.ts); a learned ranker and gate (learned.ts) choose the answer or no-evidence. `extractive` (default) answers with the best passages as
 // they are; `grounded-ai` lets a chat model write from numbered passages and drops any sentence
 // that cites none of them.
 import { Type } from 'typebox'

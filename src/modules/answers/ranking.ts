@@ -1,7 +1,8 @@
 // Ranking of candidate passages for an answer (pure): which words of the question a passage holds
 // (itself, around it, in its meeting), whether it says something of the asked kind, and which
-// passages make the extractive answer. Thresholds (`TUNING`) are checked by leave-one-split-out
-// over the labelled splits of test/fixtures/answers (eval/answers-calibrate.ts). Details a question pins down: details.ts; words: lexicon.ts.
+// passages make the extractive answer. The engine's final choice is learned (learned.ts); the rule
+// choice here (`TUNING`, `chooseExtractive`, calibrated by eval/answers-calibrate.ts) is its baseline.
+// Details a question pins down: details.ts; words: lexicon.ts.
 import { contentTokens } from '../extraction/index.ts'
 import { fitsQuestion, isQuestion, OPENER, sameKind } from './kinds.ts'
 import { embed, similarity } from './embedding.ts'
