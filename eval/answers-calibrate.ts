@@ -3,17 +3,18 @@
 // every split left out in turn, the score combination and the no-evidence thresholds (ranking.ts
 // `Tuning`) are chosen on the other splits only (the sum of the two shares, pooled) and the left-out
 // split is scored with them. Prints each fold, the pooled leave-one-split-out figures and the
-// tuning chosen on all splits together.
+// tuning chosen on all splits together. This is the rule engine, the baseline of the learned ranker and
+// gate the engine answers with (`--learn`, eval/answers-learn.ts).
 import { chooseExtractive, rescore, TUNING, type Tuning, type Unit } from '../src/modules/answers/ranking.ts'
 import { rankPassages } from '../src/modules/answers/ask.ts'
 import { judged, keptAlive, loadQuestionSets, openEvalWorkspace, type EvalOptions, type Question } from './answers.ts'
 
-type Ranked = { split: string; question: Question; units: Unit[] }
-type Tally = { answerable: number; answeredWell: number; unanswerable: number; declined: number }
+export type Ranked = { split: string; question: Question; units: Unit[] }
+export type Tally = { answerable: number; answeredWell: number; unanswerable: number; declined: number }
 
 const steps = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, index) => Number((from + index * step).toFixed(3)))
 
-function grid(semantic: boolean): Tuning[] {
+export function grid(semantic: boolean): Tuning[] {
   const tunings: Tuning[] = []
   for (const minCoverage of steps(0.4, 0.65, 0.05)) {
     for (const minScore of steps(0.4, 0.65, 0.05)) {
@@ -25,7 +26,7 @@ function grid(semantic: boolean): Tuning[] {
   return tunings
 }
 
-function tally(ranked: Ranked[], tuning: Tuning): Tally {
+export function tally(ranked: Ranked[], tuning: Tuning): Tally {
   const result: Tally = { answerable: 0, answeredWell: 0, unanswerable: 0, declined: 0 }
   for (const { question, units } of ranked) {
     const chosen = chooseExtractive(rescore(units, tuning), tuning)
@@ -46,7 +47,7 @@ const objective = (t: Tally) => t.answeredWell / Math.max(1, t.answerable) + t.d
 /** Ties go to the tuning nearest the current one: a calibration should not wander on noise. */
 const distance = (tuning: Tuning) => Math.abs(tuning.minCoverage - TUNING.minCoverage) + Math.abs(tuning.minScore - TUNING.minScore) + tuning.semanticWeight + Math.abs(tuning.semanticGate - TUNING.semanticGate)
 
-function best(ranked: Ranked[], tunings: Tuning[]): Tuning {
+export function best(ranked: Ranked[], tunings: Tuning[]): Tuning {
   let chosen = tunings[0]!
   let value = -1
   for (const tuning of tunings) {
@@ -56,7 +57,7 @@ function best(ranked: Ranked[], tunings: Tuning[]): Tuning {
   return chosen
 }
 
-const line = (t: Tally) => `${t.answeredWell}/${t.answerable} = ${(t.answeredWell / Math.max(1, t.answerable)).toFixed(2)} · ${t.declined}/${t.unanswerable} = ${(t.declined / Math.max(1, t.unanswerable)).toFixed(2)}`
+export const line = (t: Tally) => `${t.answeredWell}/${t.answerable} = ${(t.answeredWell / Math.max(1, t.answerable)).toFixed(2)} · ${t.declined}/${t.unanswerable} = ${(t.declined / Math.max(1, t.unanswerable)).toFixed(2)}`
 const show = (tuning: Tuning) => `coverage ≥ ${tuning.minCoverage}, score ≥ ${tuning.minScore}, semantic weight ${tuning.semanticWeight}, gate ${tuning.semanticGate}`
 
 export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async () => {

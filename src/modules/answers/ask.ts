@@ -2,7 +2,7 @@
 // (transcripts, work objects, project memory, bound external items, indexed codebases), every
 // sentence citing a source, or `no-evidence`. Retrieval is lexical (the search module's full-text
 // index; LIKE over the smaller tables) then ranked (ranking.ts) by coverage of the question's words
-// and an offline embedding (embedding.ts). `extractive` (default) answers with the best passages as
+// and an offline embedding (embedding.ts); a learned ranker and gate (learned.ts) choose the answer or no-evidence. `extractive` (default) answers with the best passages as
 // they are; `grounded-ai` lets a chat model write from numbered passages and drops any sentence
 // that cites none of them. With `projectId` the sources are that project's: its meetings' transcripts,
 // the work headed to it or captured in its meetings, and its memory, external items and codebases.
@@ -20,9 +20,11 @@ import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/ind
 import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
 import { languageGap } from './language.ts'
+import { chooseLearned, type Learned } from './learned.ts'
+import learned from './learned.json' with { type: 'json' }
 import { attachSemantic } from './semantic.ts'
 import { markSettled, TURNS_AFTER_SETTLE, type Window } from './settled.ts'
-import { chooseExtractive, lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
+import { lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
 export type { AnswerInput, AnswerSource, SearchAnswer } from './ranking.ts'
 export { queryWords } from './ranking.ts'
@@ -262,7 +264,8 @@ export async function answerQuestion(deps: AppDeps, membership: Membership, inpu
     const grounded = await groundedAnswer(deps, query, ranked, chinese)
     if (grounded) return grounded.status === 'no-evidence' ? { ...grounded, ...(await languageGap(deps, membership.workspaceId, query)) } : grounded
   }
-  const chosen = chooseExtractive(ranked)
+  // The learned ranker and gate choose (learned.ts; fitted by eval/answers-learn.ts).
+  const chosen = chooseLearned(learned as Learned, query, ranked)
   // No evidence for a question in a language the meetings are not in: say that this is why.
   if (chosen.length === 0) return { ...compose(query, [], chinese, 'extractive'), ...(await languageGap(deps, membership.workspaceId, query)) }
   // Segments' places in the recording, for "where to open".

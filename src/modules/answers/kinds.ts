@@ -48,3 +48,9 @@ export function sameKind(question: string, asked: string): boolean {
   const kind = (text: string) => (IDENTIFIER_ASKED.test(text) ? 1 : QUANTITY.test(text) ? 2 : TIME.test(text) ? 3 : WHO.test(text) ? 4 : WHY.test(text) ? 5 : 0)
   return kind(question) !== 0 && kind(question) === kind(asked)
 }
+
+/** The kind of thing a question asks for, as kindFits reads it: 0 none, 1 identifier, 2 duration, 3 quantity, 4 time, 5 person, 6 reason. */
+export function askedKind(question: string): number {
+  const kinds = [IDENTIFIER_ASKED, DURATION_ASKED, QUANTITY, TIME, WHO, WHY]
+  return kinds.findIndex((pattern) => pattern.test(question)) + 1
+}

@@ -1,7 +1,8 @@
 // Ranking of candidate passages for an answer (pure): which words of the question a passage holds
 // (itself, around it, in its meeting), whether it says something of the asked kind, and which
-// passages make the extractive answer. Thresholds (`TUNING`) are checked by leave-one-split-out
-// over the labelled splits of test/fixtures/answers (eval/answers-calibrate.ts). Details a question pins down: details.ts; words: lexicon.ts.
+// passages make the extractive answer. The engine's final choice is learned (learned.ts); the rule
+// choice here (`TUNING`, `chooseExtractive`, calibrated by eval/answers-calibrate.ts) is its baseline.
+// Details a question pins down: details.ts; words: lexicon.ts.
 import { contentTokens } from '../extraction/index.ts'
 import { fitsQuestion, isQuestion, OPENER, sameKind } from './kinds.ts'
 import { embed, similarity } from './embedding.ts'
@@ -71,6 +72,19 @@ export type Unit = {
   decidedBy?: string[]
   /** the score before the learned similarity's share (rescore) */
   lexicalScore?: number
+  /** what rank() read of it, for the learned ranker and no-evidence gate (learned.ts) */
+  signals?: Signals
+}
+
+/** Per-passage measures rank() computes on the way (learned.ts turns them into features). */
+export type Signals = {
+  /** share of the question's slots in the passage itself; in the turn it replies to or the turn before; anywhere around it (context, meeting) */
+  own: number; near: number; around: number
+  similarity: number; novelty: number; fit: number; opener: boolean; question: boolean
+  /** its meeting's share of the question, and how far below the best meeting's */
+  meetingShare: number; meetingGap: number
+  /** lifted above its setup by settle (the next turn) or decide (the extraction engine's decision) */
+  settled: boolean; decided: boolean
 }
 
 /** Words that frame a question rather than say what it is about: they count a little. */
@@ -203,14 +217,27 @@ function chineseSlots(piece: string): Slot[] {
 
 /** Weighted share of the question's slots found in the passage (1), around it (0.6) or in its meeting (0.4). */
 function coverage(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined, asked?: Set<string>, before?: Set<string>): number {
+  return coverageParts(slots, tokens, context, meeting, asked, before).coverage
+}
+
+/** …and the shares found in the passage alone, in the turn it replies to or follows, and anywhere around it (one pass). */
+function coverageParts(slots: Slot[], tokens: Set<string>, context: Set<string> | undefined, meeting: Set<string> | undefined, asked?: Set<string>, before?: Set<string>) {
   let total = 0
   let found = 0
+  let own = 0
+  let near = 0
+  let around = 0
   for (const slot of slots) {
     total += slot.weight
     const credit = (words: Set<string> | undefined) => (words && slot.tokens.some((token) => has(words, token)) ? 1 : 0)
-    found += slot.weight * Math.max(credit(tokens), ASKED_CREDIT * credit(asked), BEFORE_CREDIT * credit(before), CONTEXT_CREDIT * credit(context), MEETING_CREDIT * credit(meeting))
+    const [inOwn, inAsked, inBefore, inContext, inMeeting] = [credit(tokens), credit(asked), credit(before), credit(context), credit(meeting)]
+    found += slot.weight * Math.max(inOwn, ASKED_CREDIT * inAsked, BEFORE_CREDIT * inBefore, CONTEXT_CREDIT * inContext, MEETING_CREDIT * inMeeting)
+    own += slot.weight * inOwn
+    near += slot.weight * Math.max(inOwn, inAsked, inBefore)
+    around += slot.weight * Math.max(inOwn, inAsked, inBefore, inContext, inMeeting)
   }
-  return total === 0 ? 0 : found / total
+  const share = (part: number) => (total === 0 ? 0 : part / total)
+  return { coverage: share(found), own: share(own), near: share(near), around: share(around) }
 }
 
 /**
@@ -255,16 +282,21 @@ export function rank(question: string, units: Unit[], frequencies?: Frequencies,
   for (const unit of units) {
     const words = tokenize(unit.text)
     const tokens = new Set(words)
-    unit.coverage = coverage(slots, tokens, unit.context, unit.meeting, unit.asked, unit.before)
+    const parts = coverageParts(slots, tokens, unit.context, unit.meeting, unit.asked, unit.before)
+    unit.coverage = parts.coverage
     unit.mismatch = !keepsDetails(details, { tokens, asked: unit.asked, before: unit.before, title: unit.title, context: unit.context, meeting: unit.meeting, text: unit.text, askedText: unit.askedText, beforeText: unit.beforeText, meetingText: unit.meetingText })
     // An answer says something the question did not: a passage that only restates it is no answer.
     const novel = [...tokens].filter((token) => !questionTokens.has(token)).length
     const novelty = Math.min(1, novel / 3)
-    unit.lexicalScore = 0.6 * unit.coverage + 0.2 * Math.max(0, similarity(questionVector, embed(unit.text, words))) + 0.1 * novelty + fits(question, unit) + unit.boost
+    const close = Math.max(0, similarity(questionVector, embed(unit.text, words)))
+    const fit = fits(question, unit)
+    unit.lexicalScore = 0.6 * unit.coverage + 0.2 * close + 0.1 * novelty + fit + unit.boost
     if (novel === 0) unit.lexicalScore -= 0.3
     // An opener restates the agenda in the question's words: it says least of all.
-    if (OPENER.test(unit.text)) unit.lexicalScore -= 0.3
+    const opener = OPENER.test(unit.text)
+    if (opener) unit.lexicalScore -= 0.3
     else if (isQuestion(unit.text)) unit.lexicalScore -= 0.15
+    unit.signals = { own: parts.own, near: parts.near, around: parts.around, similarity: close, novelty, fit, opener, question: isQuestion(unit.text), meetingShare: 1, meetingGap: 0, settled: false, decided: false }
   }
   subjectMeeting(slots, units)
   settle(question, units)
@@ -290,8 +322,12 @@ function subjectMeeting(slots: Slot[], units: Unit[]): void {
     if (!session || shares.has(session) || !unit.meeting) continue
     shares.set(session, coverage(slots, new Set([...unit.meeting, ...(unit.title ?? [])]), undefined, undefined))
   }
-  if (shares.size < 2 || Math.max(...shares.values()) < MEETING_FLOOR) return
-  const best = Math.max(...shares.values())
+  const best = Math.max(0, ...shares.values())
+  for (const unit of units) {
+    const share = unit.source.kind === 'segment' && unit.source.sessionId ? shares.get(unit.source.sessionId) : undefined
+    if (share !== undefined && unit.signals) Object.assign(unit.signals, { meetingShare: share, meetingGap: best - share })
+  }
+  if (shares.size < 2 || best < MEETING_FLOOR) return
   for (const unit of units) {
     const share = unit.source.kind === 'segment' && unit.source.sessionId ? shares.get(unit.source.sessionId) : undefined
     if (share !== undefined && share < best - MEETING_GAP) {
@@ -332,6 +368,7 @@ function settle(question: string, units: Unit[]): void {
       if (!better || next.lexicalScore! >= setup.score + SETTLE_MARGIN) continue
       next.lexicalScore = setup.score + SETTLE_MARGIN
       next.coverage = Math.max(next.coverage, SETTLE_COVERAGE * setup.coverage)
+      if (next.signals) next.signals.settled = true
     }
   }
 }
@@ -357,6 +394,7 @@ function decide(question: string, units: Unit[]): void {
       if (!turn || ranked.get(turn)!.coverage < DECIDE_SHARE * setup.coverage || fits(question, turn) < fits(question, unit) || turn.lexicalScore! >= setup.score + SETTLE_MARGIN) continue
       turn.lexicalScore = setup.score + SETTLE_MARGIN
       turn.coverage = Math.max(turn.coverage, setup.coverage)
+      if (turn.signals) turn.signals.decided = true
     }
   }
 }
@@ -371,14 +409,23 @@ export function chooseExtractive(all: Unit[], tuning: Tuning = TUNING): Unit[] {
   const ranked = all.filter((unit) => !unit.mismatch)
   const best = ranked[0]
   if (!best || relevance(best, tuning) < tuning.minCoverage || best.score < tuning.minScore) return []
+  const close = ranked.filter((unit) => unit.score >= best.score * KEEP_RELATIVE)
+  return quoted(close.filter((unit) => relevance(unit, tuning) >= tuning.minCoverage))
+}
+
+/**
+ * The passages an answer quotes, in the order given: up to three, each said once (a sentence read
+ * with the one before it holds that one: never both), none outdated nor already covered by a quoted
+ * memory entry.
+ */
+export function quoted(ordered: Unit[]): Unit[] {
   const chosen: Unit[] = []
   const seen = new Set<string>()
-  for (const unit of ranked) {
-    if (chosen.length === MAX_SENTENCES || unit.score < best.score * KEEP_RELATIVE) break
+  for (const unit of ordered) {
+    if (chosen.length === MAX_SENTENCES) break
     // Letters and digits of any script (\W once made every Chinese sentence the same key: a Chinese answer cited one passage).
     const key = unit.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
-    // A sentence read with the one before it holds that one: never both.
-    if (relevance(unit, tuning) < tuning.minCoverage || seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
+    if (seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
     if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue
     seen.add(key)
     chosen.push(unit)
