@@ -53,13 +53,17 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // its first and only unseen run (commit 63c99cf, the seventh pass): 15/33 = 0.45, 5/12 = 0.42; seen since, the eighth pass: 16/33, 9/12
   // unanswerable 8/12 since the meetings of extraction's held-out-4 joined as distractors (was 9/12)
   // learned ranker and gate (eleventh pass), in-sample: 15/33 · 7/12 (was 0.48 · 0.66)
-  'held-out-7': { answerable: 0.45, unanswerable: 0.58 },
+  // 14/33 since the meetings sealed with answers held-out-10 and extraction held-out-6 joined as distractors (was 15/33)
+  'held-out-7': { answerable: 0.42, unanswerable: 0.58 },
   // its first and only unseen run (commit af982d9, the ninth pass): 9/33 = 0.27, 4/12 = 0.33; seen since, the tenth pass: 9/33, 6/12
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 9/12 (was 0.27 · 0.5)
   'held-out-8': { answerable: 0.27, unanswerable: 0.75 },
   // its first and only unseen run (commit b48a4dd, the tenth pass): 12/33 = 0.36, 2/12 = 0.17
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 6/12 (was 0.36 · 0.16)
   'held-out-9': { answerable: 0.27, unanswerable: 0.5 },
+  // its first and only unseen run (commit 9dbb85d, the eleventh pass): 22/33 = 0.67, 6/12 = 0.50 (the engine of the
+  // start of that day, commit 174f1fb, measuring only: 21/33, 5/12)
+  'held-out-10': { answerable: 0.66, unanswerable: 0.5 },
 }
 
 describe('answer quality on the labelled questions', () => {
