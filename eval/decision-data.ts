@@ -3,7 +3,7 @@
 // extraction or answers evaluations), and recognizer-like copies of them: each English meeting as
 // `asRecognized` writes it, and the saved recognizer output of seen spoken runs (`SPOKEN_SAVE_DIR`),
 // each produced segment standing for the labelled segment it overlaps most, as eval/spoken.ts scores.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
 import { decisionUnits, unitFeatures, wordsOf, type TrainingExample } from '../src/modules/extraction/engine/decision-model.ts'
@@ -15,6 +15,8 @@ import type { TranscriptSegmentInput } from '../src/modules/extraction/engine/ty
 export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5'] as const
 
 export const trainingMeetingsDirectory = path.join(import.meta.dirname, '../test/fixtures/training-meetings')
+/** Recognizer output of the seen spoken splits, kept for training (`--keep-spoken-transcripts=<dir>`). */
+export const spokenTranscriptsDirectory = path.join(import.meta.dirname, 'spoken-transcripts')
 
 export function seenFixtures(): MeetingFixture[] {
   return loadMeetingFixtures().filter((fixture) => (SEEN_SPLITS as readonly string[]).includes(fixture.split))
@@ -114,4 +116,20 @@ export function trainingExamples(fixtures: MeetingFixture[], config: TrainingCon
     }
   }
   return examples
+}
+
+/**
+ * Copies a spoken run's saved transcripts (`SPOKEN_SAVE_DIR`) of seen meetings into
+ * eval/spoken-transcripts, keeping only what training reads (segment text, times and speaker; spans).
+ */
+export function keepSpokenTranscripts(from: string): void {
+  const seen = new Set(seenFixtures().map((fixture) => fixture.id))
+  mkdirSync(spokenTranscriptsDirectory, { recursive: true })
+  for (const file of readdirSync(from).filter((name) => name.endsWith('.json') && seen.has(name.replace(/\.json$/, '')))) {
+    const saved = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as Saved
+    const segments = saved.segments.map(({ id, text, startMs, endMs, speakerId }) => ({ id, text, startMs, endMs, ...(speakerId ? { speakerId } : {}) }))
+    const spans = saved.spans.map(({ id, startMs, endMs }) => ({ id, startMs, endMs }))
+    writeFileSync(path.join(spokenTranscriptsDirectory, file), `${JSON.stringify({ segments, spans })}\n`)
+    console.log(`kept ${file}: ${segments.length} segments`)
+  }
 }

@@ -3,6 +3,7 @@
 // floor is the honest one. Raise the floors when the engine improves.
 import { describe, expect, it } from 'vitest'
 import { evaluateExtractive } from '../../../../eval/extraction.ts'
+import { loadMeetingFixtures } from '../../../../test/fixtures/meetings.ts'
 
 const FLOORS = {
   // Measured (action / decision / overall): development (with the fourth batch) 0.994 / 0.980 /
@@ -32,7 +33,8 @@ const FLOORS = {
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
-  const { splits, meetings } = evaluateExtractive()
+  // Only the splits with a floor: a sealed split (held-out-6 and later) is never run here.
+  const { splits, meetings } = evaluateExtractive(loadMeetingFixtures().filter((fixture) => fixture.split in FLOORS))
 
   it('covers English and Chinese planning, incident reviews, design critiques and one-on-ones', () => {
     expect(meetings.length).toBeGreaterThanOrEqual(12)
