@@ -12,7 +12,7 @@ import { scoreMeeting, summarize } from '../src/modules/extraction/engine/evalua
 import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
 import type { ExtractionInput, ExtractionResult } from '../src/modules/extraction/engine/types.ts'
 import type { MeetingFixture } from '../test/fixtures/meetings.ts'
-import { seenFixtures, trainOn } from './decisions.ts'
+import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
 
 const ENGINE = 'src/modules/extraction/engine'
 type Extract = (input: ExtractionInput, options: unknown) => ExtractionResult
@@ -57,25 +57,47 @@ function inputOf(fixture: MeetingFixture, form: { recognized: boolean; replay?: 
   return { input: { segments, participants: (fixture.participants ?? []).map((participant) => ({ name: participant.name, accountId: participant.name })), meetingStartedAt: fixture.meetingStartedAt, timezone: fixture.timezone }, labelOf: (id) => labels.get(id) }
 }
 
+type Form = { recognized: boolean; replay?: string }
+const formName = (form: Form) => (form.replay ? 'spoken replay' : form.recognized ? 'as recognized' : 'text')
+
+/**
+ * `--spoken-replay=<dir>` may hold `{split}` (one folder per batch); `--all-forms`: text, as
+ * recognized and the spoken replay (where saved) with the same model, and the mean of each form.
+ */
 export async function runDecisionsFirstRun(argv: string[]): Promise<void> {
   const pairs = argv.find((argument) => argument.startsWith('--decisions-first-run='))!.slice('--decisions-first-run='.length).split(',')
   const replay = argv.find((argument) => argument.startsWith('--spoken-replay='))?.slice('--spoken-replay='.length)
-  const form = { recognized: argv.includes('--as-recognized'), ...(replay ? { replay } : {}) }
   const fixtures = seenFixtures()
+  const config = trainingConfig(argv)
+  console.log(`training: ${JSON.stringify(config)}`)
+  const means = new Map<string, number[][]>()
   for (const pair of pairs) {
     const [commit, split] = pair.split(':') as [string, string]
     const extract = await oldEngine(commit)
-    const model = trainOn(fixtures.filter((fixture) => fixture.split !== split))
-    for (const decisions of ['rules', { model, mode: 'both' }] as const) {
-      const scores = fixtures.filter((fixture) => fixture.split === split).flatMap((fixture) => {
-        const read = inputOf(fixture, form)
-        if (!read) return []
-        const items = extract(read.input, { decisions }).items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map(read.labelOf).filter((id): id is string => id !== undefined))] }))
-        return [scoreMeeting(fixture.expected, items)]
-      })
-      const report = summarize(scores)
-      const { f1, precision, recall } = report.byKind.decision
-      console.log(`${split} at ${commit}, ${replay ? 'spoken replay' : form.recognized ? 'as recognized' : 'text'}, ${decisions === 'rules' ? 'rules           ' : 'rules + learned '} decisions ${f1.toFixed(3)} (P ${(precision * 100).toFixed(0)}% R ${(recall * 100).toFixed(0)}%)  actions ${report.byKind.action.f1.toFixed(3)}  overall ${report.overall.f1.toFixed(3)}  (${scores.length} meetings)`)
+    const model = trainOn(fixtures, config, [split])
+    const dir = replay?.replace('{split}', split)
+    const forms: Form[] = argv.includes('--all-forms')
+      ? [{ recognized: false }, { recognized: true }, ...(dir && existsSync(dir) ? [{ recognized: false, replay: dir }] : [])]
+      : [{ recognized: argv.includes('--as-recognized'), ...(dir ? { replay: dir } : {}) }]
+    for (const form of forms) {
+      const row: number[] = []
+      for (const decisions of ['rules', { model, mode: 'both' }] as const) {
+        const scores = fixtures.filter((fixture) => fixture.split === split).flatMap((fixture) => {
+          const read = inputOf(fixture, form)
+          if (!read) return []
+          const items = extract(read.input, { decisions }).items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map(read.labelOf).filter((id): id is string => id !== undefined))] }))
+          return [scoreMeeting(fixture.expected, items)]
+        })
+        const report = summarize(scores)
+        const { f1, precision, recall } = report.byKind.decision
+        row.push(f1, report.byKind.action.f1, report.overall.f1)
+        console.log(`${split} at ${commit}, ${formName(form)}, ${decisions === 'rules' ? 'rules           ' : 'rules + learned '} decisions ${f1.toFixed(3)} (P ${(precision * 100).toFixed(0)}% R ${(recall * 100).toFixed(0)}%)  actions ${report.byKind.action.f1.toFixed(3)}  overall ${report.overall.f1.toFixed(3)}  (${scores.length} meetings)`)
+      }
+      means.set(formName(form), [...(means.get(formName(form)) ?? []), row])
     }
+  }
+  for (const [name, rows] of means) {
+    const mean = (column: number) => (rows.reduce((sum, row) => sum + row[column]!, 0) / rows.length).toFixed(3)
+    console.log(`mean ${name} (${rows.length} batches): decisions ${mean(0)} → ${mean(3)}  actions ${mean(1)} → ${mean(4)}  overall ${mean(2)} → ${mean(5)}`)
   }
 }

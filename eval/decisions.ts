@@ -6,51 +6,41 @@
 // `npm run eval -- --train-decisions`: trains on every seen split and writes the shipped weights.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
+import type { MeetingFixture } from '../test/fixtures/meetings.ts'
 import { summarize, type EvaluationReport } from '../src/modules/extraction/engine/evaluation.ts'
-import { decisionUnits, trainDecisionModel, unitFeatures, wordsOf, type DecisionModel, type TrainingExample } from '../src/modules/extraction/engine/decision-model.ts'
+import { trainDecisionModel, type DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
 import type { ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
-import { joinCutSentences, turnIndexes } from '../src/modules/extraction/engine/turns.ts'
 import { evaluateExtractive } from './extraction.ts'
+import { SEEN_SPLITS, seenFixtures, spokenTranscriptsDirectory, trainingExamples, type TrainingConfig } from './decision-data.ts'
 
-/** The splits a model may learn from; held-out-6 and later are sealed and never read. */
-export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5'] as const
+export { SEEN_SPLITS, seenFixtures } from './decision-data.ts'
 /** The threshold the detector ships with (chosen on the leave-one-split-out figures, docs/extraction.md). */
 export const DECISION_THRESHOLD = 0.5
 
-export function seenFixtures(): MeetingFixture[] {
-  return loadMeetingFixtures().filter((fixture) => (SEEN_SPLITS as readonly string[]).includes(fixture.split))
-}
+/** What the shipped detector is trained on (chosen on the first-run figures, docs/extraction.md, tenth pass). */
+export const SHIPPED_TRAINING: TrainingConfig = { extra: true, recognized: false, spoken: [spokenTranscriptsDirectory], minGroups: 1, l2: 1e-4 }
 
 /**
- * Each sentence of a meeting as an example. Positive: in a segment a labelled decision cites, the
- * sentence sharing most words with the label's title; the segment's other sentences are left out
- * (an agreeing "yeah" is not itself the decision); every other sentence is negative.
+ * The training config, the shipped one unless the command line says otherwise: `--train=typed` (the
+ * seen splits alone) or `--train=extra,recognized` (plus the training meetings, plus each English
+ * meeting as recognized), `--train-spoken=<dir>,…` (saved spoken runs), `--min-meetings=<n>`, `--l2=<x>`.
  */
-export function decisionExamples(fixture: MeetingFixture): TrainingExample[] {
-  const segments = joinCutSentences([...fixture.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
-  const units = decisionUnits(segments, turnIndexes(segments))
-  const labelled = new Map<string, string[]>()
-  for (const item of fixture.expected) {
-    if (item.kind !== 'decision') continue
-    for (const id of item.sourceSegmentIds) labelled.set(id, [...(labelled.get(id) ?? []), ...wordsOf(item.title)])
+export function trainingConfig(argv: string[]): TrainingConfig {
+  const value = (name: string) => argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3)
+  const parts = value('train')?.split(',')
+  return {
+    extra: parts ? parts.includes('extra') : SHIPPED_TRAINING.extra,
+    recognized: parts ? parts.includes('recognized') : SHIPPED_TRAINING.recognized,
+    spoken: value('train-spoken')?.split(',').filter(Boolean) ?? SHIPPED_TRAINING.spoken,
+    minGroups: Number(value('min-meetings') ?? SHIPPED_TRAINING.minGroups),
+    l2: Number(value('l2') ?? SHIPPED_TRAINING.l2),
   }
-  const best = new Map<string, { index: number; overlap: number }>()
-  units.forEach((unit, index) => {
-    const title = labelled.get(unit.segmentId)
-    if (!title) return
-    const overlap = new Set(wordsOf(unit.text).filter((word) => word.length > 2 && title.includes(word))).size
-    if (overlap > (best.get(unit.segmentId)?.overlap ?? 0)) best.set(unit.segmentId, { index, overlap })
-  })
-  return units.flatMap((unit, index) => {
-    const positive = best.get(unit.segmentId)?.index === index
-    if (labelled.has(unit.segmentId) && !positive) return []
-    return [{ features: unitFeatures(unit, true), positive }, { features: unitFeatures(unit, false), positive }]
-  })
 }
 
-export function trainOn(fixtures: MeetingFixture[]): DecisionModel {
-  return { ...trainDecisionModel(fixtures.flatMap(decisionExamples)), threshold: DECISION_THRESHOLD }
+/** A model trained on `fixtures` (less any `held` split) and what the config adds. */
+export function trainOn(fixtures: MeetingFixture[], config: TrainingConfig = SHIPPED_TRAINING, held: string[] = []): DecisionModel {
+  const { minGroups, l2 } = config
+  return { ...trainDecisionModel(trainingExamples(fixtures, config, held), { minGroups, l2 }), threshold: DECISION_THRESHOLD }
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`
@@ -63,13 +53,15 @@ export function runDecisionsLoso(argv: string[]): void {
   const recognized = argv.includes('--as-recognized')
   const threshold = Number(argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length) ?? DECISION_THRESHOLD)
   const fixtures = seenFixtures()
+  const config = trainingConfig(argv)
+  console.log(`training: ${JSON.stringify(config)}`)
   const run = (held: MeetingFixture[], decisions: ExtractOptions['decisions']) => evaluateExtractive(held, { recognized, decisions }).meetings.map(({ score }) => score)
   const pooled = { rules: [] as ReturnType<typeof run>, learned: [] as ReturnType<typeof run>, both: [] as ReturnType<typeof run> }
   console.log(`Decisions, leave one split out${recognized ? ', as recognized' : ''} (threshold ${threshold}): F1 (precision, recall)\n`)
   console.log(`${'held split'.padEnd(12)} ${'rules'.padEnd(22)} ${'learned alone'.padEnd(22)} ${'rules + learned'.padEnd(22)} actions / overall: rules → both`)
   for (const split of SEEN_SPLITS) {
     const held = fixtures.filter((fixture) => fixture.split === split)
-    const model = { ...trainOn(fixtures.filter((fixture) => fixture.split !== split)), threshold }
+    const model = { ...trainOn(fixtures, config, [split]), threshold }
     const rules = run(held, 'rules')
     const learned = run(held, { model, mode: 'learned' })
     const both = run(held, { model, mode: 'both' })
@@ -87,7 +79,7 @@ export function runDecisionsLoso(argv: string[]): void {
 }
 
 export function trainShippedDecisions(): void {
-  const model = trainOn(seenFixtures())
+  const model = trainOn(seenFixtures(), SHIPPED_TRAINING)
   const file = path.join(import.meta.dirname, '../src/modules/extraction/engine/decision-weights.json')
   writeFileSync(file, `${JSON.stringify(model)}\n`)
   console.log(`${Object.keys(model.weights).length} weights, threshold ${model.threshold}, written to ${path.relative(process.cwd(), file)}`)

@@ -32,6 +32,12 @@ if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {
 
 // `--decisions-loso [--as-recognized] [--threshold=]`: the learned decision detector, leave one split out;
 // `--train-decisions`: train it on every seen split and write the shipped weights (eval/decisions.ts).
+// `--keep-spoken-transcripts=<dir>`: copy a spoken run's saved seen transcripts into eval/spoken-transcripts (training data).
+const keep = process.argv.find((argument) => argument.startsWith('--keep-spoken-transcripts='))?.slice('--keep-spoken-transcripts='.length)
+if (keep) {
+  ;(await import('./decision-data.ts')).keepSpokenTranscripts(keep)
+  process.exit(0)
+}
 if (process.argv.includes('--decisions-loso') || process.argv.includes('--train-decisions')) {
   const decisions = await import('./decisions.ts')
   if (process.argv.includes('--train-decisions')) decisions.trainShippedDecisions()

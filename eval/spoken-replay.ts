@@ -11,7 +11,7 @@ import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
 import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
-import { seenFixtures, trainOn } from './decisions.ts'
+import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
 import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
 import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
@@ -37,7 +37,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const decisionsFor = (split: string): ExtractOptions['decisions'] | undefined => {
     if (argv.includes('--decisions=rules')) return 'rules'
     if (!argv.includes('--decisions-loso')) return undefined
-    if (!models.has(split)) models.set(split, trainOn(seenFixtures().filter((fixture) => fixture.split !== split)))
+    if (!models.has(split)) models.set(split, trainOn(seenFixtures(), trainingConfig(argv), [split]))
     return { model: models.get(split)!, mode: 'both' }
   }
   for (const fixture of loadMeetingFixtures()) {

@@ -102,18 +102,27 @@ export function scoreFeatures(model: DecisionModel, features: string[]): number 
   return 1 / (1 + Math.exp(-sum))
 }
 
-export type TrainingExample = { features: string[]; positive: boolean }
+/** `group`: the meeting it came from (a copy of a meeting as recognized speech is the same group). */
+export type TrainingExample = { features: string[]; positive: boolean; group?: string }
 
 /**
  * L2-regularised logistic regression by stochastic gradient descent, positives weighted up to balance
  * the classes, averaged over `runs` shuffled orders (deterministic seeds: one order alone moves a
  * split's F1 by a few points); features seen in fewer than `minCount` examples are left out and
- * weights below `prune` in magnitude dropped (a smaller file, no measurable loss).
+ * weights below `prune` in magnitude dropped (a smaller file, no measurable loss); `minGroups`: features
+ * said in fewer meetings than that are left out (a name or date of one meeting is no cue elsewhere).
  */
-export function trainDecisionModel(examples: TrainingExample[], { epochs = 12, rate = 0.1, l2 = 1e-4, threshold = 0.5, prune = 0.3, minCount = 1, runs = 5 } = {}): DecisionModel {
+export function trainDecisionModel(examples: TrainingExample[], { epochs = 12, rate = 0.1, l2 = 1e-4, threshold = 0.5, prune = 0.3, minCount = 1, minGroups = 1, runs = 5 } = {}): DecisionModel {
   const counts = new Map<string, number>()
-  for (const { features } of examples) for (const feature of features) counts.set(feature, (counts.get(feature) ?? 0) + 1)
-  const known = examples.map(({ features }) => features.filter((feature) => (counts.get(feature) ?? 0) >= minCount))
+  const groups = new Map<string, Set<string>>()
+  for (const { features, group } of examples) {
+    for (const feature of features) {
+      counts.set(feature, (counts.get(feature) ?? 0) + 1)
+      if (minGroups > 1) (groups.get(feature) ?? groups.set(feature, new Set()).get(feature)!).add(group ?? '')
+    }
+  }
+  const kept = (feature: string) => (counts.get(feature) ?? 0) >= minCount && (minGroups <= 1 || (groups.get(feature)?.size ?? 0) >= minGroups)
+  const known = examples.map(({ features }) => features.filter(kept))
   const positives = examples.filter((example) => example.positive).length
   const positiveWeight = positives > 0 ? Math.min(10, (examples.length - positives) / positives / 2) : 1
   const total = new Map<string, number>()
@@ -123,8 +132,8 @@ export function trainDecisionModel(examples: TrainingExample[], { epochs = 12, r
     bias += fitted.bias / runs
     for (const [feature, weight] of fitted.weights) total.set(feature, (total.get(feature) ?? 0) + weight / runs)
   }
-  const kept = [...total].filter(([, weight]) => Math.abs(weight) >= prune).sort(([a], [b]) => (a < b ? -1 : 1))
-  return { bias: round(bias), threshold, weights: Object.fromEntries(kept.map(([feature, weight]) => [feature, round(weight)])) }
+  const large = [...total].filter(([, weight]) => Math.abs(weight) >= prune).sort(([a], [b]) => (a < b ? -1 : 1))
+  return { bias: round(bias), threshold, weights: Object.fromEntries(large.map(([feature, weight]) => [feature, round(weight)])) }
 
   function fit(start: number): { bias: number; weights: Map<string, number> } {
     const weights = new Map<string, number>()

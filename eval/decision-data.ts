@@ -1,0 +1,135 @@
+// The training data of the learned decision detector (eval/decisions.ts): the seen labelled splits,
+// the extra training meetings of test/fixtures/training-meetings (never scored, never in the
+// extraction or answers evaluations), and recognizer-like copies of them: each English meeting as
+// `asRecognized` writes it, and the saved recognizer output of seen spoken runs (`SPOKEN_SAVE_DIR`),
+// each produced segment standing for the labelled segment it overlaps most, as eval/spoken.ts scores.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
+import { decisionUnits, unitFeatures, wordsOf, type TrainingExample } from '../src/modules/extraction/engine/decision-model.ts'
+import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
+import { joinCutSentences, turnIndexes } from '../src/modules/extraction/engine/turns.ts'
+import type { TranscriptSegmentInput } from '../src/modules/extraction/engine/types.ts'
+
+/** The splits a model may learn from; held-out-6 and later are sealed and never read. */
+export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5'] as const
+
+export const trainingMeetingsDirectory = path.join(import.meta.dirname, '../test/fixtures/training-meetings')
+/** Recognizer output of the seen spoken splits, kept for training (`--keep-spoken-transcripts=<dir>`). */
+export const spokenTranscriptsDirectory = path.join(import.meta.dirname, 'spoken-transcripts')
+
+export function seenFixtures(): MeetingFixture[] {
+  return loadMeetingFixtures().filter((fixture) => (SEEN_SPLITS as readonly string[]).includes(fixture.split))
+}
+
+/** The extra labelled meetings written only to train the detector (split "training"). */
+export function trainingFixtures(): MeetingFixture[] {
+  if (!existsSync(trainingMeetingsDirectory)) return []
+  return loadMeetingFixtures(trainingMeetingsDirectory).filter((fixture) => (fixture.split as string) === 'training')
+}
+
+/** What the detector learns from besides the seen splits' typed text. */
+export type TrainingConfig = {
+  /** the extra training meetings */
+  extra: boolean
+  /** each English meeting a second time as `asRecognized` writes it */
+  recognized: boolean
+  /** folders of saved spoken runs (one JSON per meeting); a held split's own speech is never read */
+  spoken: string[]
+  /** features said in fewer meetings than this are left out */
+  minGroups: number
+  l2: number
+}
+
+/**
+ * Each sentence of a transcript as an example. Positive: among the sentences standing for a labelled
+ * segment a decision cites, the one sharing most words with the label's title; the others are left
+ * out (an agreeing "yeah" is not itself the decision); every other sentence is negative.
+ */
+export function examplesOf(segments: TranscriptSegmentInput[], labelOf: (id: string) => string | undefined, fixture: MeetingFixture): TrainingExample[] {
+  const sorted = joinCutSentences([...segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
+  const units = decisionUnits(sorted, turnIndexes(sorted))
+  const labelled = new Map<string, string[]>()
+  for (const item of fixture.expected) {
+    if (item.kind !== 'decision') continue
+    for (const id of item.sourceSegmentIds) labelled.set(id, [...(labelled.get(id) ?? []), ...wordsOf(item.title)])
+  }
+  const best = new Map<string, { index: number; overlap: number }>()
+  units.forEach((unit, index) => {
+    const label = labelOf(unit.segmentId)
+    const title = label === undefined ? undefined : labelled.get(label)
+    if (!title) return
+    const overlap = new Set(wordsOf(unit.text).filter((word) => word.length > 2 && title.includes(word))).size
+    if (overlap > (best.get(label!)?.overlap ?? 0)) best.set(label!, { index, overlap })
+  })
+  return units.flatMap((unit, index) => {
+    const label = labelOf(unit.segmentId)
+    const positive = label !== undefined && best.get(label)?.index === index
+    if (label !== undefined && labelled.has(label) && !positive) return []
+    return [{ features: unitFeatures(unit, true), positive, group: fixture.id }, { features: unitFeatures(unit, false), positive, group: fixture.id }]
+  })
+}
+
+export function decisionExamples(fixture: MeetingFixture): TrainingExample[] {
+  return examplesOf(fixture.segments, (id) => id, fixture)
+}
+
+const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
+
+type Saved = { segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string }[]; spans: { id: string; startMs: number; endMs: number }[] }
+
+/** The saved recognizer output of a meeting, as eval/spoken-replay.ts gives it to the engine. */
+function spokenExamples(file: string, fixture: MeetingFixture): TrainingExample[] {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved
+  const labels = new Map(saved.segments.map((segment) => {
+    let best: string | undefined
+    let bestOverlap = 0
+    for (const span of saved.spans) {
+      const overlap = overlapOf(segment, span)
+      if (overlap > bestOverlap) [best, bestOverlap] = [span.id, overlap]
+    }
+    return [segment.id, best] as const
+  }))
+  const segments = saved.segments.map((segment) => ({
+    id: segment.id, text: segment.text, startMs: segment.startMs, endMs: segment.endMs, language: 'en',
+    ...(segment.speakerId ? { speakerId: segment.speakerId, speakerLabel: `Speaker ${segment.speakerId.replace(/^spk_/, '')}` } : {}),
+  }))
+  return examplesOf(segments, (id) => labels.get(id), fixture)
+}
+
+/** The examples of `fixtures` (never a split named in `held`) and, per the config, their recognizer-like copies. */
+export function trainingExamples(fixtures: MeetingFixture[], config: TrainingConfig, held: string[] = []): TrainingExample[] {
+  const pool = [...fixtures, ...(config.extra ? trainingFixtures() : [])].filter((fixture) => !held.includes(fixture.split))
+  const examples = pool.flatMap(decisionExamples)
+  if (config.recognized) {
+    for (const fixture of pool.filter((each) => each.language.startsWith('en'))) {
+      const input = { segments: fixture.segments, meetingStartedAt: fixture.meetingStartedAt, timezone: fixture.timezone }
+      examples.push(...examplesOf(asRecognized(input).segments, (id) => id.replace(/\.\d+$/, ''), fixture))
+    }
+  }
+  const byId = new Map(pool.map((fixture) => [fixture.id, fixture]))
+  for (const dir of config.spoken) {
+    if (!existsSync(dir)) continue
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+      const fixture = byId.get(file.replace(/\.json$/, ''))
+      if (fixture) examples.push(...spokenExamples(path.join(dir, file), fixture))
+    }
+  }
+  return examples
+}
+
+/**
+ * Copies a spoken run's saved transcripts (`SPOKEN_SAVE_DIR`) of seen meetings into
+ * eval/spoken-transcripts, keeping only what training reads (segment text, times and speaker; spans).
+ */
+export function keepSpokenTranscripts(from: string): void {
+  const seen = new Set(seenFixtures().map((fixture) => fixture.id))
+  mkdirSync(spokenTranscriptsDirectory, { recursive: true })
+  for (const file of readdirSync(from).filter((name) => name.endsWith('.json') && seen.has(name.replace(/\.json$/, '')))) {
+    const saved = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as Saved
+    const segments = saved.segments.map(({ id, text, startMs, endMs, speakerId }) => ({ id, text, startMs, endMs, ...(speakerId ? { speakerId } : {}) }))
+    const spans = saved.spans.map(({ id, startMs, endMs }) => ({ id, startMs, endMs }))
+    writeFileSync(path.join(spokenTranscriptsDirectory, file), `${JSON.stringify({ segments, spans })}\n`)
+    console.log(`kept ${file}: ${segments.length} segments`)
+  }
+}
