@@ -19,7 +19,6 @@ import { AppError } from '../../platform/http/errors.ts'
 import { findWorkspaceSegments, segmentNeighbourhoods } from '../transcripts/index.ts'
 import { findWorkObjectsMentioning } from '../work/index.ts'
 import { questionDetails } from './details.ts'
-import { expandedHits } from './expand.ts'
 import { languageGap } from './language.ts'
 import { chooseLearned, type Learned } from './learned.ts'
 import learned from './learned.json' with { type: 'json' }
@@ -79,8 +78,8 @@ async function segmentHits(deps: AppDeps, workspaceId: string, question: string,
  * throughout): 2 (and 3 after a question) 153/221; 3 / 5: 159; 4 / 5: 160; 3 / 4: 156; 4 / 4: 157;
  * 6 / 6: 157.
  */
-const TURNS_AFTER = Number(process.env.EXPAND_AFTER ?? 3)
-const TURNS_AFTER_A_QUESTION = Math.max(TURNS_AFTER, 5)
+const TURNS_AFTER = 3
+const TURNS_AFTER_A_QUESTION = 5
 
 const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it|its|their|they)\b|^(这个|那个|这样|这些|那些|他们|她们)/i
 function withAntecedents(sentences: string[]): string[] {
@@ -99,9 +98,6 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
     findWorkObjectsMentioning(deps, workspaceId, words, 100, scope),
     searchMemory(deps, workspaceId, words),
   ])
-  // The second pass (expand.ts): the best meetings searched again with feedback words; its hits are read with their neighbours too.
-  const expanded = await expandedHits(deps, workspaceId, question, words, segments)
-  const centres = [...segments.slice(0, Number(process.env.EXPAND_NEIGHBOURHOODS ?? NEIGHBOURHOODS)), ...expanded]
   const memory = scope ? everyMemory.filter((hit) => hit.projectId === scope.projectId) : everyMemory
   const units: Unit[] = []
   const unit = (text: string, source: AnswerSource, boost = 0, extra: AnswerSource[] = []) => units.push({ text, source, extra, boost, coverage: 0, score: 0 })
@@ -114,7 +110,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   // and five after when the second after asks a question (its reply and what follows it).
   // Read further still for the turn that settles a subject (settled.ts): one query.
   const windows: Window[] = []
-  const neighbourhoods = (await segmentNeighbourhoods(deps.database, workspaceId, centres.map((segment) => segment.id), 2, Math.max(TURNS_AFTER_A_QUESTION, TURNS_AFTER_SETTLE)))
+  const neighbourhoods = (await segmentNeighbourhoods(deps.database, workspaceId, segments.slice(0, NEIGHBOURHOODS).map((segment) => segment.id), 2, Math.max(TURNS_AFTER_A_QUESTION, TURNS_AFTER_SETTLE)))
     .map(({ centre, segments: all }) => {
       windows.push(all)
       const at = all.indexOf(centre)
@@ -126,7 +122,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   const seen = new Set<string>()
   const meetings = new Map<string, Set<string>>()
   const meetingTexts = new Map<string, string[]>()
-  for (const segment of [...segments, ...expanded]) {
+  for (const segment of segments) {
     const words = meetings.get(segment.session_id) ?? new Set<string>()
     for (const token of tokenize(segment.text)) words.add(token)
     meetings.set(segment.session_id, words)
