@@ -18,21 +18,21 @@ import { evaluateAnswers } from '../../../eval/answers.ts'
 // ranker and no-evidence gate replace the hand-set thresholds; floors are its in-sample figures, fitted on all ten
 // splits): leave-one-split-out over ten splits 180/320 = 0.56 and 90/118 = 0.76 (the rule engine 184/320 and 81/118);
 // in-sample answerable falls on the splits the rules were tuned on, unanswerable rises on most (docs/answers.md).
-// Twelfth pass, refitted with held-out-10 seen (eleven splits): leave-one-split-out 205/353 = 0.58 and 97/130 = 0.75.
+// Twelfth pass: a refit with held-out-10 seen (leave-one-split-out 205/353 · 97/130) was measured and not shipped: its
+// gate declined a memory entry's answer and its keep of 3 quoted an unrelated turn in the HTTP tests; these floors are
+// the eleventh-pass weights' (docs/answers.md).
 const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // unanswerable 10/12 since the meetings of extraction's held-out-4 joined as distractors (was 11/12)
   // learned ranker and gate (eleventh pass), in-sample: 22/27 · 12/12 (was 0.96 · 0.83)
   development: { answerable: 0.81, unanswerable: 0.99 },
   // unanswerable 9/12 since held-out-7's meetings joined as distractors (was 11/12)
   // learned ranker and gate (eleventh pass), in-sample: 25/28 · 10/12 (was 0.95 · 0.75)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 24/28 · 9/12
-  'held-out': { answerable: 0.85, unanswerable: 0.75 },
+  'held-out': { answerable: 0.89, unanswerable: 0.83 },
   // unanswerable 8/12 with the eighth pass: the score gate calibrated to 0.45 (was 0.55) answers "What was the
   // cloud bill in February?" with a February sentence of another meeting; the gate gains five answers elsewhere
   // answerable 35/38 with the ninth pass
   // learned ranker and gate (eleventh pass), in-sample: 34/38 · 11/12 (was 0.92 · 0.66)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 33/38 · 11/12
-  'held-out-2': { answerable: 0.86, unanswerable: 0.91 },
+  'held-out-2': { answerable: 0.89, unanswerable: 0.91 },
   // 18/33 and 10/11 since the twelve meetings sealed with held-out-5 joined as distractors (was 20/33, 11/11);
   // 19/33 with the sixth pass (the turn that settles a subject); 21/33 with the seventh; 22/33 with the eighth
   // 21/33 since the meetings sealed with answers held-out-9 and extraction held-out-5 joined as distractors (was 22/33)
@@ -41,8 +41,7 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // 15/29 once held-out-6's meetings joined as distractors; 16/29 with the seventh pass; 18/29 with the eighth
   // 19/29 with the ninth; unanswerable 8/10 with the tenth (a what-… cost question wants money)
   // learned ranker and gate (eleventh pass), in-sample: 14/29 · 9/10 (was 0.65 · 0.79)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 13/29 · 9/10
-  'held-out-4': { answerable: 0.44, unanswerable: 0.9 },
+  'held-out-4': { answerable: 0.48, unanswerable: 0.9 },
   // its first and only unseen run (commit 38a46ce): 11/33 = 0.33, 11/13 = 0.85; seen since, the sixth pass: 13/33
   // unanswerable 9/13 since held-out-7's meetings joined as distractors (was 11/13)
   // 15/33 with the eighth pass
@@ -53,24 +52,20 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // its first and only unseen run: 19/33 = 0.58, 7/12 = 0.58; seen since, the seventh pass: 22/33; the eighth: 24/33, 9/12
   // 26/33 with the ninth
   // learned ranker and gate (eleventh pass), in-sample: 24/33 · 11/12 (was 0.78 · 0.75)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 26/33 · 10/12
-  'held-out-6': { answerable: 0.78, unanswerable: 0.83 },
+  'held-out-6': { answerable: 0.72, unanswerable: 0.91 },
   // its first and only unseen run (commit 63c99cf, the seventh pass): 15/33 = 0.45, 5/12 = 0.42; seen since, the eighth pass: 16/33, 9/12
   // unanswerable 8/12 since the meetings of extraction's held-out-4 joined as distractors (was 9/12)
   // learned ranker and gate (eleventh pass), in-sample: 15/33 · 7/12 (was 0.48 · 0.66)
   // 14/33 since the meetings sealed with answers held-out-10 and extraction held-out-6 joined as distractors (was 15/33)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 16/33 · 10/12
-  'held-out-7': { answerable: 0.48, unanswerable: 0.83 },
+  'held-out-7': { answerable: 0.42, unanswerable: 0.58 },
   // its first and only unseen run (commit af982d9, the ninth pass): 9/33 = 0.27, 4/12 = 0.33; seen since, the tenth pass: 9/33, 6/12
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 9/12 (was 0.27 · 0.5)
   'held-out-8': { answerable: 0.27, unanswerable: 0.75 },
   // its first and only unseen run (commit b48a4dd, the tenth pass): 12/33 = 0.36, 2/12 = 0.17
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 6/12 (was 0.36 · 0.16)
-  // refitted with held-out-10 seen (twelfth pass), in-sample: 12/33 · 6/12
-  'held-out-9': { answerable: 0.36, unanswerable: 0.5 },
+  'held-out-9': { answerable: 0.27, unanswerable: 0.5 },
   // its first and only unseen run (commit 9dbb85d, the eleventh pass): 22/33 = 0.67, 6/12 = 0.50 (the engine of the
   // start of that day, commit 174f1fb, measuring only: 21/33, 5/12)
-  // refitted with it seen (twelfth pass), in-sample: 22/33 · 6/12
   'held-out-10': { answerable: 0.66, unanswerable: 0.5 },
 }
 
