@@ -55,10 +55,11 @@ const only = process.argv.find((argument) => argument.startsWith('--split='))?.s
 // `--answers`: the answer engine over the labelled questions instead (eval/answers.ts).
 if (process.argv.includes('--answers')) {
   // --sentence-model=use-lite-en: with the learned English sentence model (ANSWERS_SENTENCE_MODEL); --calibrate: leave-one-split-out;
-  // --learn [--write]: the learned ranker and gate, leave-one-split-out (eval/answers-learn.ts).
+  // --learn [--write]: the learned ranker and gate, leave-one-split-out (eval/answers-learn.ts); --recall: where retrieval leaves the correct source (eval/answers-recall.ts).
   const model = process.argv.find((argument) => argument.startsWith('--sentence-model='))?.slice('--sentence-model='.length)
   const sentenceModel = model === 'use-lite-en' ? model : 'off'
   if (process.argv.includes('--learn')) await (await import('./answers-learn.ts')).learnAnswers({ sentenceModel, write: process.argv.includes('--write'), ...(only ? { only } : {}) })
+  else if (process.argv.includes('--recall')) await (await import('./answers-recall.ts')).recallAnswers({ sentenceModel, ...(only ? { only } : {}) })
   else if (process.argv.includes('--calibrate')) await calibrateAnswers({ sentenceModel, ...(only ? { only } : {}) })
   else await evaluateAnswers({ verbose, sentenceModel, ...(only ? { only } : {}) })
   process.exit(0)

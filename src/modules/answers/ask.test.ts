@@ -4,6 +4,7 @@ import { eachDatabase } from '../../../test/harness.ts'
 import { createChatClient } from '../../platform/llm/chat.ts'
 import { joinWorkspace, startRecording } from '../sessions/testing.ts'
 import { seedSegments } from '../transcripts/testing.ts'
+import { capture } from '../work/testing.ts'
 import { queryWords } from './ask.ts'
 
 const llm = chatServer()
@@ -67,6 +68,19 @@ eachDatabase('search answers', (h) => {
     await seedSegments(h, await startRecording(other), [{ text: '预算审批在下周五之前完成。', language: 'zh-Hans' }])
     expect((await other.post('/v1/search/answer', { query: 'Who owns the release?' })).json()).toMatchObject({ status: 'no-evidence', reason: 'language-mismatch' })
     expect((await other.post('/v1/search/answer', { query: '年会的场地定在哪里？' })).json()).not.toHaveProperty('reason')
+  })
+
+  it('lists each source once, even when two quoted passages come from one work object or one segment', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner, { title: 'Venue review' })
+    const ids = await seedSegments(h, session, [{ text: 'The offsite venue is the Lisbon harbour hall. The offsite venue holds ninety people.' }])
+    const item = await capture(owner, session.id, { kind: 'decision', title: 'The offsite venue is the Lisbon harbour hall', summary: 'The offsite venue was chosen for the Lisbon harbour view. The offsite venue booking is confirmed.' })
+    const body = (await owner.post('/v1/search/answer', { query: 'Which offsite venue did we choose in Lisbon?' })).json()
+    expect(body.status).toBe('answered')
+    const keys = body.sources.map((source: { kind: string; id: string }) => `${source.kind}:${source.id}`)
+    expect(new Set(keys).size).toBe(keys.length)
+    expect(keys.some((key: string) => key === `work-object:${item.id}` || key === `segment:${ids[0]}`)).toBe(true)
+    for (const sentence of body.sentences) expect(new Set(sentence.sourceIndexes).size).toBe(sentence.sourceIndexes.length)
   })
 
   it('grounded-ai: keeps sentences that cite a passage, drops the rest, falls back to extractive when the model fails', async () => {

@@ -195,14 +195,17 @@ const joinFor = (chinese: boolean, parts: string[]) => (chinese ? parts.join('')
 
 function compose(query: string, chosen: { text: string; sources: AnswerSource[] }[], chinese: boolean, generatedBy: SearchAnswer['generatedBy']): SearchAnswer {
   if (chosen.length === 0) return { query, status: 'no-evidence', answer: '', sentences: [], sources: [], generatedBy }
+  // Each source is listed once (a work object's title and a sentence of its summary, two sentences of
+  // one segment): its quote holds every distinct passage quoted from it.
   const sources: AnswerSource[] = []
   const indexOf = (source: AnswerSource) => {
-    const found = sources.findIndex((known) => known.kind === source.kind && known.id === source.id && known.quote === source.quote)
-    if (found !== -1) return found
-    sources.push(source)
-    return sources.length - 1
+    const found = sources.findIndex((known) => known.kind === source.kind && known.id === source.id)
+    if (found === -1) return sources.push({ ...source }) - 1
+    const known = sources[found]!
+    if (!known.quote.includes(source.quote)) known.quote = source.quote.includes(known.quote) ? source.quote : joinFor(chinese, [known.quote, source.quote])
+    return found
   }
-  const sentences = chosen.map((item) => ({ text: item.text, sourceIndexes: item.sources.map(indexOf) }))
+  const sentences = chosen.map((item) => ({ text: item.text, sourceIndexes: [...new Set(item.sources.map(indexOf))] }))
   return { query, status: 'answered', answer: joinFor(chinese, sentences.map((sentence) => sentence.text)), sentences, sources, generatedBy }
 }
 
