@@ -33,6 +33,7 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDa
   const schema = `t_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: postgresUrl })
   await admin.connect()
+  await (sharedExtensions ??= installSharedExtensions(admin))
   await admin.query(`CREATE SCHEMA ${schema}`)
   await admin.end()
   const url = new URL(postgresUrl)
@@ -47,5 +48,23 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDa
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
       await client.end()
     },
+  }
+}
+
+let sharedExtensions: Promise<void> | undefined
+
+/**
+ * pg_trgm lives once per database, in the schema of whoever created it first. Left to the
+ * migrations, that is some test's schema: dropping it (CASCADE) then drops the extension and the
+ * trigram index of every other test's schema, taking their locks (deadlocks between test files).
+ * Tests keep it in `public`, which no test drops; the migration finds it there by name.
+ */
+async function installSharedExtensions(admin: pg.Client): Promise<void> {
+  try {
+    const { rows } = await admin.query<{ schema: string }>(`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`)
+    if (rows.length === 0) await admin.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public')
+    else if (rows[0]!.schema !== 'public') await admin.query('ALTER EXTENSION pg_trgm SET SCHEMA public')
+  } catch {
+    // Another test process installed it at the same moment, or the role may not: the migration copes.
   }
 }
