@@ -7,7 +7,7 @@ import { extractItems } from './extractive.ts'
 import { asRecognized, meeting } from './testing.ts'
 import { DEFAULT_QUALITY_GATE, type ExtractionInput } from './types.ts'
 
-const visible = (input: ExtractionInput) => extractItems(input).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
+const visible = (input: ExtractionInput, options: Parameters<typeof extractItems>[1] = {}) => extractItems(input, options).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
 
 const recognized = (input: ExtractionInput) => asRecognized(input)
 
@@ -215,10 +215,11 @@ describe('extractive engine, seventh pass: put-offs, dates and state changes', (
   })
 
   it('merges a bare "let\'s <do X>" into the action someone then takes', () => {
+    // The rules alone: since the eleventh pass the learned detector also reads the proposal as a decision.
     const items = visible(meeting([
       ['alice', "Let's ask the vendor for a discount on the renewal."],
       ['bob', "Sure, I'll ask them for the discount tomorrow."],
-    ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }] }))
+    ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }] }), { decisions: 'rules' })
     expect(items.map((item) => item.kind)).toEqual(['action'])
   })
 })
