@@ -60,7 +60,8 @@ export function best(ranked: Ranked[], tunings: Tuning[]): Tuning {
 export const line = (t: Tally) => `${t.answeredWell}/${t.answerable} = ${(t.answeredWell / Math.max(1, t.answerable)).toFixed(2)} · ${t.declined}/${t.unanswerable} = ${(t.declined / Math.max(1, t.unanswerable)).toFixed(2)}`
 const show = (tuning: Tuning) => `coverage ≥ ${tuning.minCoverage}, score ≥ ${tuning.minScore}, semantic weight ${tuning.semanticWeight}, gate ${tuning.semanticGate}`
 
-export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async () => {
+/** Every labelled question (of `options.only`'s splits) with the passages rank() gives it, in one eval workspace. */
+export async function rankAllQuestions(options: EvalOptions): Promise<Ranked[]> {
   const { app, membership } = await openEvalWorkspace(options.sentenceModel)
   const ranked: Ranked[] = []
   try {
@@ -71,6 +72,11 @@ export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async (
   } finally {
     await app.close()
   }
+  return ranked
+}
+
+export const calibrateAnswers = (options: EvalOptions = {}) => keptAlive(async () => {
+  const ranked = await rankAllQuestions(options)
   const tunings = grid(options.sentenceModel === 'use-lite-en')
   const splits = [...new Set(ranked.map((item) => item.split))]
   const pooled: Tally = { answerable: 0, answeredWell: 0, unanswerable: 0, declined: 0 }

@@ -8,11 +8,10 @@
 // and writes src/modules/answers/learned.json. RANKER_L2 / GATE_L2 / CROSS / SKIP_WRONG (environment) vary the fit.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { rankPassages } from '../src/modules/answers/ask.ts'
 import { candidates, gateFeatures, logit, pick, rankFeatures, type Learned, type Linear } from '../src/modules/answers/learned.ts'
 import { chooseExtractive, rescore, type Unit } from '../src/modules/answers/ranking.ts'
-import { best, grid, line, tally, type Ranked, type Tally } from './answers-calibrate.ts'
-import { judged, keptAlive, loadQuestionSets, openEvalWorkspace, type EvalOptions, type Question } from './answers.ts'
+import { best, grid, line, rankAllQuestions, tally, type Ranked, type Tally } from './answers-calibrate.ts'
+import { judged, keptAlive, type EvalOptions, type Question } from './answers.ts'
 import { fitLogistic, standardise, trainLinear, zscore, type Example } from './logistic.ts'
 
 /** How many of rank()'s best passages the learned ranker reorders. */
@@ -110,16 +109,7 @@ const add = (into: Tally, from: Tally) => { for (const key of Object.keys(into) 
 const empty = (): Tally => ({ answerable: 0, answeredWell: 0, unanswerable: 0, declined: 0 })
 
 export const learnAnswers = (options: EvalOptions & { write?: boolean } = {}) => keptAlive(async () => {
-  const { app, membership } = await openEvalWorkspace(options.sentenceModel)
-  const ranked: Ranked[] = []
-  try {
-    for (const set of loadQuestionSets()) {
-      if (options.only && !options.only.split(',').includes(set.split)) continue
-      for (const question of set.questions) ranked.push({ split: set.split, question, units: await rankPassages(app.deps, membership, question.question.trim()) })
-    }
-  } finally {
-    await app.close()
-  }
+  const ranked = await rankAllQuestions(options)
   const items = ranked.map(item)
   const reachable = items.filter((entry) => entry.good.some(Boolean)).length
   console.log(`candidates: the best ${CANDIDATES} of rank() hold a correct source for ${reachable}/${items.filter((entry) => entry.question.answers.length > 0).length} answerable questions`)
