@@ -154,6 +154,11 @@ test.describe('product gaps', () => {
     lines.forEach(([speakerId, text], index) => socket.send({ type: 'transcript.segment', data: { id: `call-seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId } }))
     await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
     await socket.close()
+    // The work the meeting made exists before the speaker is named: naming must reach work already suggested.
+    await expect.poll(async () => {
+      const refinement = await callJson(server, 'GET', `/v1/sessions/${session.id}/work-refinement`, cookie)
+      return refinement.state === 'ready' && refinement.itemsVisible >= 1 && refinement.segmentsProcessed >= lines.length
+    }, { timeout: 30_000 }).toBe(true)
 
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/sessions/${session.id}`)
