@@ -104,4 +104,25 @@ eachDatabase('grounded-ai extraction', (h) => {
       h.app.deps.llm = undefined
     }
   })
+
+  it('a speaker named while the engine runs: the work it writes suggests the name, not the old label', async () => {
+    h.app.deps.llm = createChatClient({ baseUrl: llm.url(), model: 'test-model', timeoutMs: 5000 })
+    try {
+      const owner = await h.member()
+      const session = await startRecording(owner)
+      const ids = await seedSegments(h, session, MEETING)
+      llm.reply = async () => {
+        // The person names the voice while the model is still reading the transcript.
+        const named = await owner.patch(`/v1/sessions/${session.id}/speakers/spk_2`, { name: 'Dana Li' })
+        expect(named.statusCode, named.body).toBe(200)
+        return { status: 200, content: JSON.stringify({ items: [item('action', 'Update the pricing page', [ids[2], ids[3]], { ownerName: 'Speaker 2' })], clarifications: [], relations: [] }) }
+      }
+      await refineSession(h.app.deps, session.id)
+      const sets = (await owner.get(`/v1/conversations/${session.conversationId}/workset`)).json().workSets
+      const detail = (await owner.get(`/v1/worksets/${sets[0].id}`)).json()
+      expect(detail.workObjects).toEqual([expect.objectContaining({ title: 'Update the pricing page', suggestedOwnerName: 'Dana Li' })])
+    } finally {
+      h.app.deps.llm = undefined
+    }
+  })
 })

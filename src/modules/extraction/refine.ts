@@ -14,7 +14,7 @@ import { listMembers } from '../workspace/index.ts'
 import type { ExtractedItem, ExtractionResult, MeetingParticipant } from './engine/index.ts'
 import { runEngine } from './engines.ts'
 import { JOBS } from '../../domain/jobs.ts'
-import { findSessionById } from '../sessions/index.ts'
+import { findSessionById, lockSessionRow } from '../sessions/index.ts'
 import { isCapturing } from '../../domain/vocabulary.ts'
 import { speakerLabel } from '../../platform/speech/speakers.ts'
 
@@ -64,7 +64,11 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
       meetingStartedAt: session.started_at,
     })
     await db.transaction().execute(async (trx) => {
-      await proposeItems(deps, trx, sessionId, run.result.items)
+      // A speaker named while the engine ran (voice/naming.ts locks the session row too): its old label becomes the name.
+      await lockSessionRow(trx, deps.database.dialect, sessionId)
+      const renamed = await renamedSince(trx, sessionId, speakers)
+      const items = run.result.items.map((item) => (item.ownerName && renamed.has(item.ownerName) ? { ...item, ownerName: renamed.get(item.ownerName)! } : item))
+      await proposeItems(deps, trx, sessionId, items)
       await recordFollowups(deps, trx, sessionId, await followupsOf(trx, sessionId, run.result))
       const counts = await trx.selectFrom('extraction_items').select((eb) => [eb.fn.countAll<number>().as('found'), eb.fn.sum<number>('hidden').as('hidden')])
         .where('session_id', '=', sessionId).executeTakeFirstOrThrow()
@@ -78,6 +82,16 @@ export async function refineSession(deps: AppDeps, sessionId: string) {
     await saveRefinement(deps, db, session, 'failed', { last_error: (error as Error).message.slice(0, 500), segments_processed: segments.length })
     throw error
   }
+}
+
+/** Labels the session's speakers had when the engine ran (`before`) and no longer have: old label → current one. */
+async function renamedSince(trx: Executor, sessionId: string, before: Map<string, string>): Promise<Map<string, string>> {
+  const renamed = new Map<string, string>()
+  for (const speaker of await listSpeakers(trx, sessionId)) {
+    const old = before.get(speaker.speaker_id) ?? speakerLabel(speaker.speaker_id)
+    if (old !== speaker.label) renamed.set(old, speaker.label)
+  }
+  return renamed
 }
 
 /** The workspace's members who can take work, by name: "Priya, can you…" names one of them. */

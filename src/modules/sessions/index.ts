@@ -13,7 +13,7 @@ import { listProjectSessions } from './service.ts'
 export { endSession, findConversationInWorkspace, finishProcessing, getSession, listProjectSessions } from './service.ts'
 export { presentSession, type SessionSnapshot } from './presenter.ts'
 export {
-  findSession as findSessionRow, findSessionById, findSessionsByTitleTerms, listChunkRange, listChunks, listSessionsByIds, sessionStateColumn, sessionStates, toSessionRow,
+  findSession as findSessionRow, findSessionById, lockSession as lockSessionRow, findSessionsByTitleTerms, listChunkRange, listChunks, listSessionsByIds, sessionStateColumn, sessionStates, toSessionRow,
   type SessionRow,
 } from './repo.ts'
 export { findSessionBriefs, listProjectSessionBriefs, type SessionBrief } from './lookup.ts'

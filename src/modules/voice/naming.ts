@@ -7,7 +7,7 @@ import type { Membership } from '../../platform/auth/actor.ts'
 import type { AppDeps } from '../../platform/deps.ts'
 import { notFound } from '../../platform/http/errors.ts'
 import { requiredText } from '../../platform/http/validators.ts'
-import { findSessionRow } from '../sessions/index.ts'
+import { lockSessionRow } from '../sessions/index.ts'
 import { ensureSpeaker } from '../transcripts/index.ts'
 import { renameSuggestedOwner } from '../work/index.ts'
 import * as repo from './repo.ts'
@@ -18,7 +18,8 @@ export async function nameSpeaker(deps: AppDeps, caller: { membership: Membershi
   const name = input.name === null ? undefined : requiredText('name', input.name.normalize('NFC'))
   return deps.database.db.transaction().execute(async (trx) => {
     const at = new Date().toISOString()
-    await findSessionRow(trx, workspaceId, sessionId) ?? notFound('session', sessionId)
+    // The session row is locked first, as a refinement writing this session's work locks it (refine.ts).
+    await lockSessionRow(trx, deps.database.dialect, sessionId, workspaceId) ?? notFound('session', sessionId)
     const before = await ensureSpeaker(trx, sessionId, speakerId, at) ?? notFound('session speaker', speakerId)
     const voice = await repo.findVoice(trx, workspaceId, sessionId, speakerId)
     const state = voice?.state === 'opted-out' ? 'opted-out' as const : 'unnamed' as const
