@@ -53,6 +53,7 @@ import { memoryModule } from './modules/memory/index.ts'
 import { integrationsModule } from './modules/integrations/index.ts'
 import './platform/http/types.ts'
 import type { AppDeps } from './platform/deps.ts'
+import { formatPlugins } from './platform/http/formats.ts'
 
 export type { AppDeps }
 
@@ -88,7 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     },
     // The web origin serves the same API under /api/v1 (interface preamble).
     rewriteUrl: (request) => (request.url?.startsWith('/api/v1/') ? request.url.slice(4) : request.url ?? '/'),
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true }, plugins: formatPlugins },
     schemaController: { compilersFactory: { buildValidator: exactBodyValidator() } },
     forceCloseConnections: 'idle',
     // A malformed URL (`/v1/%zz`) or an over-long path parameter gets problem+json like every error.

@@ -184,10 +184,16 @@ eachDatabase('work objects', (h) => {
       expect(cleared.json().dueDate).toBeUndefined()
       const bad = await patch({ dueDate: 'next Friday' })
       expect([bad.statusCode, bad.json().code, bad.json().errors?.[0]?.field]).toEqual([400, 'validation_failed', 'dueDate'])
+      // Not a calendar date: year 0000, the 30th of February.
+      for (const dueDate of ['0000-03-01', '2027-02-30', '1899-12-31']) {
+        const wrong = await patch({ dueDate })
+        expect([wrong.statusCode, wrong.json().code, wrong.json().errors?.[0]?.field], dueDate).toEqual([400, 'validation_failed', 'dueDate'])
+      }
+      expect((await patch({ dueDate: '2028-02-29' })).json().dueDate).toBe('2028-02-29')
       expect((await viewer.patch(`/v1/workobjects/${object.id}`, { expectedRevisionHash: object.revisionHash, content: { title: 'x' }, dueDate: '2026-12-05' })).statusCode).toBe(403)
       const activity = (await viewer.get(`/v1/workobjects/${object.id}/activity`)).json()
       expect(activity.filter((entry: { field?: string }) => entry.field === 'dueDate').map((entry: { oldValue?: string; newValue?: string }) => [entry.oldValue ?? null, entry.newValue ?? null]))
-        .toEqual([[null, '2026-12-04'], ['2026-12-04', null]])
+        .toEqual([[null, '2026-12-04'], ['2026-12-04', null], [null, '2028-02-29']])
     })
 
     it('sets, keeps and clears the next step beside the content under the same revision guard', async () => {
