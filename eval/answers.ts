@@ -18,8 +18,10 @@ export type QuestionSet = { split: string; questions: Question[] }
 
 const directory = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'answers')
 /** Every split in the directory: development, held-out, held-out-2, … (a new sealed batch joins by its file). */
-const splitNames = () => readdirSync(directory).filter((name) => /^(development|held-out(-\d+)?)\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length))
-  .sort((a, b) => (a === 'development' ? -1 : b === 'development' ? 1 : Number(a.slice(9) || 1) - Number(b.slice(9) || 1)))
+const splitNames = () => readdirSync(directory).filter((name) => /^(development|cross-lingual|held-out(-\d+)?)\.json$/.test(name)).map((name) => name.slice(0, -'.json'.length))
+  .sort((a, b) => splitOrder(a) - splitOrder(b))
+/** development, cross-lingual (questions in the other language, also development), then the held-out splits in order. */
+const splitOrder = (split: string) => (split === 'development' ? -2 : split === 'cross-lingual' ? -1 : Number(split.slice(9) || 1))
 export const loadQuestionSets = (): QuestionSet[] => splitNames()
   .map((split) => JSON.parse(readFileSync(path.join(directory, `${split}.json`), 'utf8')) as QuestionSet)
 /** Meetings written for the second to fifth held-out batches (not labelled for extraction, so not in test/fixtures/meetings). */

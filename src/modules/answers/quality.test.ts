@@ -73,6 +73,8 @@ const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // its first and only unseen run (commit 361e09c, the eleventh pass with distinct sources): 12/33 = 0.36, 8/12 = 0.67
   // (the engine of the start of that day, commit 174f1fb, measuring only: 18/33, 7/12)
   'held-out-11': { answerable: 0.36, unanswerable: 0.66 },
+  // questions in the other language than their meeting (development, not sealed): 1/29, 9/12 (docs/answers.md)
+  'cross-lingual': { answerable: 0.03, unanswerable: 0.75 },
 }
 
 describe('answer quality on the labelled questions', () => {
