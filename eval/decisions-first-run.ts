@@ -69,31 +69,37 @@ export async function runDecisionsFirstRun(argv: string[]): Promise<void> {
   const replay = argv.find((argument) => argument.startsWith('--spoken-replay='))?.slice('--spoken-replay='.length)
   const fixtures = seenFixtures()
   const config = trainingConfig(argv)
+  // `--thresholds=0.5,0.6`: the detector at each threshold (one training per batch).
+  const thresholds = argv.find((argument) => argument.startsWith('--thresholds='))?.slice('--thresholds='.length).split(',').map(Number)
   console.log(`training: ${JSON.stringify(config)}`)
   const means = new Map<string, number[][]>()
   for (const pair of pairs) {
     const [commit, split] = pair.split(':') as [string, string]
     const extract = await oldEngine(commit)
-    const model = trainOn(fixtures, config, [split])
+    const trained = trainOn(fixtures, config, [split])
+    const models = (thresholds ?? [trained.threshold]).map((threshold) => ({ ...trained, threshold }))
     const dir = replay?.replace('{split}', split)
     const forms: Form[] = argv.includes('--all-forms')
       ? [{ recognized: false }, { recognized: true }, ...(dir && existsSync(dir) ? [{ recognized: false, replay: dir }] : [])]
       : [{ recognized: argv.includes('--as-recognized'), ...(dir ? { replay: dir } : {}) }]
     for (const form of forms) {
-      const row: number[] = []
-      for (const decisions of ['rules', { model, mode: 'both' }] as const) {
-        const scores = fixtures.filter((fixture) => fixture.split === split).flatMap((fixture) => {
-          const read = inputOf(fixture, form)
-          if (!read) return []
-          const items = extract(read.input, { decisions }).items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map(read.labelOf).filter((id): id is string => id !== undefined))] }))
-          return [scoreMeeting(fixture.expected, items)]
-        })
-        const report = summarize(scores)
-        const { f1, precision, recall } = report.byKind.decision
-        row.push(f1, report.byKind.action.f1, report.overall.f1)
-        console.log(`${split} at ${commit}, ${formName(form)}, ${decisions === 'rules' ? 'rules           ' : 'rules + learned '} decisions ${f1.toFixed(3)} (P ${(precision * 100).toFixed(0)}% R ${(recall * 100).toFixed(0)}%)  actions ${report.byKind.action.f1.toFixed(3)}  overall ${report.overall.f1.toFixed(3)}  (${scores.length} meetings)`)
+      for (const model of models) {
+        const row: number[] = []
+        const name = `${formName(form)}${thresholds ? ` @${model.threshold}` : ''}`
+        for (const decisions of ['rules', { model, mode: 'both' }] as const) {
+          const scores = fixtures.filter((fixture) => fixture.split === split).flatMap((fixture) => {
+            const read = inputOf(fixture, form)
+            if (!read) return []
+            const items = extract(read.input, { decisions }).items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map(read.labelOf).filter((id): id is string => id !== undefined))] }))
+            return [scoreMeeting(fixture.expected, items)]
+          })
+          const report = summarize(scores)
+          const { f1, precision, recall } = report.byKind.decision
+          row.push(f1, report.byKind.action.f1, report.overall.f1)
+          console.log(`${split} at ${commit}, ${name}, ${decisions === 'rules' ? 'rules           ' : 'rules + learned '} decisions ${f1.toFixed(3)} (P ${(precision * 100).toFixed(0)}% R ${(recall * 100).toFixed(0)}%)  actions ${report.byKind.action.f1.toFixed(3)}  overall ${report.overall.f1.toFixed(3)}  (${scores.length} meetings)`)
+        }
+        means.set(name, [...(means.get(name) ?? []), row])
       }
-      means.set(formName(form), [...(means.get(formName(form)) ?? []), row])
     }
   }
   for (const [name, rows] of means) {
