@@ -96,7 +96,8 @@ export function questionDetails(question: string): Details {
   // 几个月 counts months (三个月); 几月 asks which month (一月): a month's name does not answer the first.
   if (measure) details.wants.push(measure === '月' && countedBy![0].includes('个') ? new RegExp(`${NUMERAL}个月`, 'u') : saidCounted(measure))
   const asked = chineseAsked(text)
-  if (asked && [...asked].length >= 2) details.head = alternatives([...asked].slice(-2).join(''))
+  // A head of more than two characters (模拟训练) is said by either half in a meeting (晚上模拟开放到九点): any of its bigrams.
+  if (asked && [...asked].length >= 2) details.head = [...new Set([...asked].slice(0, -1).flatMap((character, index) => alternatives(character + [...asked][index + 1]!)).reverse())]
   const counted = COUNTED.exec(text)?.[1]
   const stem = counted ? contentTokens(counted.toLowerCase())[0] : undefined
   if (stem) details.head = alternatives(stem)

@@ -5,11 +5,12 @@
 // test/fixtures/answers by eval/answers-learn.ts and judged there by leave-one-split-out.
 import { questionDetails } from './details.ts'
 import { askedKind } from './kinds.ts'
-import { quoted, type Unit } from './ranking.ts'
+import { chooseExtractive, quoted, type Unit } from './ranking.ts'
 
 /** A logistic model over standardised features. */
 export type Linear = { mean: number[]; scale: number[]; weights: number[]; bias: number }
-export type Learned = { ranker: Linear; gate: Linear; threshold: number; keep: number; candidates: number }
+/** `kinds`: the passage kinds the models were fitted on (the labelled workspace holds transcripts only). */
+export type Learned = { ranker: Linear; gate: Linear; threshold: number; keep: number; candidates: number; kinds?: string[] }
 
 export const RANK_FEATURES = [
   'coverage', 'own', 'near', 'around', 'similarity', 'novelty', 'fit',
@@ -18,8 +19,8 @@ export const RANK_FEATURES = [
   'other-language', 'meeting-share', 'meeting-gap', 'coverage-gap', 'score-gap', 'rank', 'same-meeting', 'reply', 'length',
 ] as const
 export const GATE_FEATURES = [
-  'top', 'margin', 'coverage', 'own', 'near', 'score', 'fit', 'asks-kind', 'chinese', 'details', 'candidates', 'meeting-share', 'segment', 'meetings',
-  'first-coverage', 'first-score', 'mismatched-coverage',
+  'top', 'margin', 'coverage', 'own', 'near', 'score', 'fit', 'asks-kind', 'chinese', 'details', 'candidates', 'meeting-share', 'meetings',
+  'first-coverage', 'first-score', 'mismatched-coverage', 'chinese-coverage', 'chinese-first-coverage',
 ] as const
 
 const han = (text: string) => /\p{Script=Han}/u.test(text)
@@ -70,8 +71,10 @@ export function gateFeatures(question: string, ordered: { unit: Unit; logit: num
   const mismatched = Math.max(0, ...ranked.filter((unit) => unit.mismatch).map((unit) => unit.coverage))
   return [
     top.logit, next ? top.logit - next.logit : 5, top.unit.coverage, s.own, s.near, top.unit.lexicalScore ?? top.unit.score, flag(s.fit >= 0.25), flag(askedKind(question) > 0),
-    flag(han(question)), Math.min(3, detailed), Math.log1p(count), s.meetingShare, flag(top.unit.source.kind === 'segment'), meetings,
+    flag(han(question)), Math.min(3, detailed), Math.log1p(count), s.meetingShare, meetings,
     first?.coverage ?? 0, first?.lexicalScore ?? 0, mismatched,
+    // Chinese coverage (jieba words, a character found inside any word) is on another scale than English: its own slope.
+    flag(han(question)) * top.unit.coverage, flag(han(question)) * (first?.coverage ?? 0),
   ]
 }
 
@@ -87,15 +90,28 @@ export function answerChance(model: Learned, question: string, ordered: { unit: 
   return sigmoid(logit(model.gate, gateFeatures(question, ordered, ranked)))
 }
 
-/** The passages the answer quotes (none: no evidence). */
+/**
+ * The passages the answer quotes (none: no evidence). Guard (thirteenth pass): the gate was fitted on
+ * transcript turns only, so when the best passage is of a kind it never saw (a work object, a memory
+ * entry, a bound external item, a file), whether to answer is the rule engine's call (its hand-set
+ * coverage and score thresholds, ranking.ts), not the gate's.
+ */
 export function chooseLearned(model: Learned, question: string, ranked: Unit[]): Unit[] {
   const ordered = learnedOrder(model, question, ranked)
-  if (ordered.length === 0 || answerChance(model, question, ordered, ranked) < model.threshold) return []
+  if (ordered.length === 0) return []
+  const seen = !model.kinds || model.kinds.includes(ordered[0]!.unit.source.kind)
+  if (seen ? answerChance(model, question, ordered, ranked) < model.threshold : chooseExtractive(ranked).length === 0) return []
   return pick(ordered, model.keep)
 }
 
-/** The best passage and those whose ranker logit is within `keep` of it. */
+/**
+ * The best passage and those whose ranker logit is within `keep` of it. Beside the best, a passage is
+ * quoted only when it holds a word of the question itself, replies to a question or says what the
+ * question asks for (a date for when): a turn that only borrows its neighbour's words and says nothing
+ * asked ("Unrelated chatter." after the answer) is not quoted.
+ */
 export function pick(ordered: { unit: Unit; logit: number }[], keep: number): Unit[] {
   const best = ordered[0]!.logit
-  return quoted(ordered.filter((item) => item.logit >= best - keep).map((item) => item.unit))
+  return quoted(ordered.filter((item, index) => index === 0 || (item.logit >= best - keep && standsAlone(item.unit))).map((item) => item.unit))
 }
+const standsAlone = (unit: Unit) => (unit.signals?.own ?? 1) > 0 || unit.askedText !== undefined || (unit.signals?.fit ?? 0) >= 0.25

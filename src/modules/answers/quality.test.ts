@@ -21,58 +21,75 @@ import { evaluateAnswers } from '../../../eval/answers.ts'
 // Twelfth pass: a refit with held-out-10 seen (leave-one-split-out 205/353 · 97/130) was measured and not shipped: its
 // gate declined a memory entry's answer and its keep of 3 quoted an unrelated turn in the HTTP tests; these floors are
 // the eleventh-pass weights' (docs/answers.md).
+// Thirteenth pass: Chinese interrogatives no longer content, a guard for passages other than transcript turns, refit on
+// twelve splits (held-out-10 and -11 seen): leave-one-split-out 227/386 · 102/142 (the same refit without this pass's
+// changes 223/386 · 103/142); floors are the new weights' in-sample figures, less a little. In-sample against the
+// eleventh-pass weights it loses held-out 10 → 9/12 unanswerable, held-out-2 34 → 33/38 and held-out-5 15 → 14/33
+// answerable, held-out-10 6 → 5/12 and held-out-11 8 → 7/12 unanswerable (those two are now trained on, their figures claim nothing).
 const FLOORS: Record<string, { answerable: number; unanswerable: number }> = {
   // unanswerable 10/12 since the meetings of extraction's held-out-4 joined as distractors (was 11/12)
   // learned ranker and gate (eleventh pass), in-sample: 22/27 · 12/12 (was 0.96 · 0.83)
+  // thirteenth pass (refit on twelve splits), in-sample: 22/27 · 12/12 (same)
   development: { answerable: 0.81, unanswerable: 0.99 },
   // unanswerable 9/12 since held-out-7's meetings joined as distractors (was 11/12)
   // learned ranker and gate (eleventh pass), in-sample: 25/28 · 10/12 (was 0.95 · 0.75)
-  'held-out': { answerable: 0.89, unanswerable: 0.83 },
+  // thirteenth pass (refit on twelve splits), in-sample: 25/28 · 9/12 (was 25/28 · 10/12)
+  'held-out': { answerable: 0.89, unanswerable: 0.75 },
   // unanswerable 8/12 with the eighth pass: the score gate calibrated to 0.45 (was 0.55) answers "What was the
   // cloud bill in February?" with a February sentence of another meeting; the gate gains five answers elsewhere
   // answerable 35/38 with the ninth pass
   // learned ranker and gate (eleventh pass), in-sample: 34/38 · 11/12 (was 0.92 · 0.66)
-  'held-out-2': { answerable: 0.89, unanswerable: 0.91 },
+  // thirteenth pass (refit on twelve splits), in-sample: 33/38 · 11/12 (was 34/38 · 11/12)
+  'held-out-2': { answerable: 0.86, unanswerable: 0.91 },
   // 18/33 and 10/11 since the twelve meetings sealed with held-out-5 joined as distractors (was 20/33, 11/11);
   // 19/33 with the sixth pass (the turn that settles a subject); 21/33 with the seventh; 22/33 with the eighth
   // 21/33 since the meetings sealed with answers held-out-9 and extraction held-out-5 joined as distractors (was 22/33)
   // learned ranker and gate (eleventh pass), in-sample: 16/33 · 11/11 (was 0.63 · 0.9)
-  'held-out-3': { answerable: 0.48, unanswerable: 0.99 },
+  // thirteenth pass (refit on twelve splits), in-sample: 17/33 · 11/11 (same as before this pass)
+  'held-out-3': { answerable: 0.51, unanswerable: 0.99 },
   // 15/29 once held-out-6's meetings joined as distractors; 16/29 with the seventh pass; 18/29 with the eighth
   // 19/29 with the ninth; unanswerable 8/10 with the tenth (a what-… cost question wants money)
   // learned ranker and gate (eleventh pass), in-sample: 14/29 · 9/10 (was 0.65 · 0.79)
-  'held-out-4': { answerable: 0.48, unanswerable: 0.9 },
+  // thirteenth pass (refit on twelve splits), in-sample: 15/29 · 9/10 (was 14/29 · 9/10)
+  'held-out-4': { answerable: 0.51, unanswerable: 0.9 },
   // its first and only unseen run (commit 38a46ce): 11/33 = 0.33, 11/13 = 0.85; seen since, the sixth pass: 13/33
   // unanswerable 9/13 since held-out-7's meetings joined as distractors (was 11/13)
   // 15/33 with the eighth pass
   // 16/33 with the ninth
   // 15/33 since the meetings sealed with answers held-out-9 and extraction held-out-5 joined as distractors (was 16/33)
   // learned ranker and gate (eleventh pass), in-sample: 15/33 · 9/13 (was 0.45 · 0.69)
-  'held-out-5': { answerable: 0.45, unanswerable: 0.69 },
+  // thirteenth pass (refit on twelve splits), in-sample: 14/33 · 10/13 (was 15/33 · 9/13)
+  'held-out-5': { answerable: 0.42, unanswerable: 0.76 },
   // its first and only unseen run: 19/33 = 0.58, 7/12 = 0.58; seen since, the seventh pass: 22/33; the eighth: 24/33, 9/12
   // 26/33 with the ninth
   // learned ranker and gate (eleventh pass), in-sample: 24/33 · 11/12 (was 0.78 · 0.75)
   // unanswerable 10/12 since the meetings of extraction's held-out-7 joined as distractors (was 11/12)
-  'held-out-6': { answerable: 0.72, unanswerable: 0.83 },
+  // thirteenth pass (refit on twelve splits), in-sample: 26/33 · 10/12 (was 24/33 · 10/12)
+  'held-out-6': { answerable: 0.78, unanswerable: 0.83 },
   // its first and only unseen run (commit 63c99cf, the seventh pass): 15/33 = 0.45, 5/12 = 0.42; seen since, the eighth pass: 16/33, 9/12
   // unanswerable 8/12 since the meetings of extraction's held-out-4 joined as distractors (was 9/12)
   // learned ranker and gate (eleventh pass), in-sample: 15/33 · 7/12 (was 0.48 · 0.66)
   // 14/33 since the meetings sealed with answers held-out-10 and extraction held-out-6 joined as distractors (was 15/33)
   // 13/33 since the meetings sealed with answers held-out-11 joined as distractors (was 14/33)
-  'held-out-7': { answerable: 0.39, unanswerable: 0.58 },
+  // thirteenth pass (refit on twelve splits), in-sample: 15/33 · 10/12 (the floor was 13/33 · 7/12)
+  'held-out-7': { answerable: 0.45, unanswerable: 0.83 },
   // its first and only unseen run (commit af982d9, the ninth pass): 9/33 = 0.27, 4/12 = 0.33; seen since, the tenth pass: 9/33, 6/12
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 9/12 (was 0.27 · 0.5)
+  // thirteenth pass (refit on twelve splits), in-sample: 9/33 · 9/12 (same)
   'held-out-8': { answerable: 0.27, unanswerable: 0.75 },
   // its first and only unseen run (commit b48a4dd, the tenth pass): 12/33 = 0.36, 2/12 = 0.17
   // learned ranker and gate (eleventh pass), in-sample: 9/33 · 6/12 (was 0.36 · 0.16)
-  'held-out-9': { answerable: 0.27, unanswerable: 0.5 },
+  // thirteenth pass (refit on twelve splits), in-sample: 12/33 · 6/12 (the floor was 9/33 · 6/12)
+  'held-out-9': { answerable: 0.36, unanswerable: 0.5 },
   // its first and only unseen run (commit 9dbb85d, the eleventh pass): 22/33 = 0.67, 6/12 = 0.50 (the engine of the
   // start of that day, commit 174f1fb, measuring only: 21/33, 5/12)
   // 21/33 since the meetings sealed with answers held-out-11 joined as distractors (was 22/33)
-  'held-out-10': { answerable: 0.63, unanswerable: 0.5 },
+  // thirteenth pass (refit on twelve splits), in-sample: 25/33 · 5/12, seen and trained on now (was 21/33 · 6/12)
+  'held-out-10': { answerable: 0.75, unanswerable: 0.41 },
   // its first and only unseen run (commit 361e09c, the eleventh pass with distinct sources): 12/33 = 0.36, 8/12 = 0.67
   // (the engine of the start of that day, commit 174f1fb, measuring only: 18/33, 7/12)
-  'held-out-11': { answerable: 0.36, unanswerable: 0.66 },
+  // thirteenth pass (refit on twelve splits), in-sample: 18/33 · 7/12 (Chinese 4/11), seen and trained on now (was 13/33 · 8/12, Chinese 1/11)
+  'held-out-11': { answerable: 0.54, unanswerable: 0.58 },
   // questions in the other language than their meeting (development, not sealed): 1/29, 9/12 (docs/answers.md)
   'cross-lingual': { answerable: 0.03, unanswerable: 0.75 },
 }

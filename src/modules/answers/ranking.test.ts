@@ -23,6 +23,11 @@ describe('answer ranking', () => {
     ])
     // A longer word is covered through each of its bigrams.
     expect(questionSlots('羽绒服').map((slot) => slot.tokens[0])).toEqual(['羽绒', '绒服'])
+    // Interrogatives and frames are not content (thirteenth pass): 哪家, 几点, 多少钱, 要不要; 最后 and 定 frame how it ended.
+    expect(questionSlots('种植箱找哪家厂买？').map((slot) => slot.tokens[0])).toEqual(['种植', '箱', '找', '厂', '买'])
+    expect(questionSlots('晚上的模拟训练开到几点？').map((slot) => slot.tokens[0])).not.toContain('点')
+    expect(questionSlots('夜班补贴定了多少钱？')).toEqual([{ weight: 1, tokens: ['夜班'] }, { weight: 1, tokens: ['补贴'] }, { weight: 0.25, tokens: ['定'] }])
+    expect(questionSlots('楼顶要不要装监控？').map((slot) => slot.tokens[0])).toEqual(['楼顶', '装', '监控'])
   })
 
   it('reads a reply with the words of the question before it', () => {
@@ -48,6 +53,9 @@ describe('answer ranking', () => {
     expect(keepsDetails(questionDetails('iOS版本的崩溃率是多少？'), { tokens: words('安卓 崩溃 溃率'), meeting: words('io') })).toBe(false)
     expect(keepsDetails(questionDetails('What did we decide about the office move to Berlin?'), { tokens: words('offic move'), meeting: words('offic move london') })).toBe(false)
     expect(keepsDetails(questionDetails('退款渠道的手续费是多少？'), { tokens: words('退款 渠道 到账') })).toBe(false)
+    // A head of four characters is said by either half (thirteenth pass): 模拟训练 / 晚上模拟开放到九点.
+    expect(keepsDetails(questionDetails('晚上的模拟训练开到几点？'), { tokens: words('晚上 模拟 开放 九点') })).toBe(true)
+    expect(keepsDetails(questionDetails('晚上的模拟训练开到几点？'), { tokens: words('晚上 开放 九点') })).toBe(false)
     const counted = questionDetails('How many scanners did we order for Lyon?')
     expect(keepsDetails(counted, { tokens: words('order spare batteri'), meeting: words('lyon') })).toBe(false)
     expect(keepsDetails(counted, { tokens: words('two'), before: words('scanner'), meeting: words('lyon') })).toBe(true)
