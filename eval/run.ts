@@ -38,10 +38,19 @@ if (keep) {
   ;(await import('./decision-data.ts')).keepSpokenTranscripts(keep)
   process.exit(0)
 }
+// `--train-decisions` retrains every shipped learned model: decisions, then outcomes and questions (eval/kinds.ts).
 if (process.argv.includes('--decisions-loso') || process.argv.includes('--train-decisions')) {
   const decisions = await import('./decisions.ts')
-  if (process.argv.includes('--train-decisions')) decisions.trainShippedDecisions()
-  else decisions.runDecisionsLoso(process.argv)
+  if (process.argv.includes('--train-decisions')) {
+    decisions.trainShippedDecisions()
+    ;(await import('./kinds.ts')).trainShippedKinds()
+  } else decisions.runDecisionsLoso(process.argv)
+  process.exit(0)
+}
+// `--kinds-loso [--kinds=outcome,question] [--as-recognized] [--threshold=]`: the learned outcome and
+// question detectors, leave one split out (eval/kinds.ts).
+if (process.argv.includes('--kinds-loso')) {
+  ;(await import('./kinds.ts')).runKindsLoso(process.argv)
   process.exit(0)
 }
 

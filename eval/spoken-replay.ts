@@ -5,13 +5,16 @@
 // recognizer's confidence, the workspace's members as participants), so an extraction change is
 // measured on the same recognizer output in seconds, without transcribing again.
 // `--decisions=rules`: decisions by the rules alone; `--decisions-loso`: by the rules and a learned
-// detector trained on every seen split but the meeting's own (eval/decisions.ts).
+// detector trained on every seen split but the meeting's own (eval/decisions.ts); `--kinds-loso
+// [--kinds=outcome,question] [--threshold=<x>]`: also outcomes and questions by the rules and a learned
+// detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
 import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
 import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
+import { kindsOf, trainKindOn } from './kinds.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
 import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
 import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
@@ -40,6 +43,18 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (!models.has(split)) models.set(split, trainOn(seenFixtures(), trainingConfig(argv), [split]))
     return { model: models.get(split)!, mode: 'both' }
   }
+  const kindModels = new Map<string, ExtractOptions['kinds']>()
+  const threshold = argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length)
+  const kindsFor = (split: string): ExtractOptions['kinds'] => {
+    if (!argv.includes('--kinds-loso')) return {}
+    if (!kindModels.has(split)) {
+      kindModels.set(split, Object.fromEntries(kindsOf(argv).map((kind) => {
+        const model = trainKindOn(kind, seenFixtures(), trainingConfig(argv), [split])
+        return [kind, { model: threshold ? { ...model, threshold: Number(threshold) } : model, mode: 'both' as const }]
+      })))
+    }
+    return kindModels.get(split)!
+  }
   for (const fixture of loadMeetingFixtures()) {
     const file = path.join(dir, `${fixture.id}.json`)
     if (!existsSync(file) || (picked && !picked.includes(fixture.id))) continue
@@ -56,7 +71,8 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
       timezone: fixture.timezone,
     }
     const decisions = decisionsFor(fixture.split)
-    const result = decisions ? extractItems(input, { decisions }) : await extractiveEngine.extract(input)
+    const kinds = kindsFor(fixture.split)
+    const result = decisions || argv.includes('--kinds-loso') ? extractItems(input, { ...(decisions ? { decisions } : {}), kinds }) : await extractiveEngine.extract(input)
     const labelOf = new Map(segments.map((segment) => {
       let best: string | undefined
       let bestOverlap = 0
