@@ -36,7 +36,8 @@ describe('the learned outcome and question detectors', () => {
     const asked = itemsOf('question', [['ana', 'Does the insurance cover the minibus'], ['ben', 'Yes it does, I checked.']], model)
     const prefix = itemsOf('question', [['ana', 'Does the insurance cover the minibus']], model)
     expect(visible(prefix)).toEqual([['s1']])
-    expect(asked.map((item) => [item.key, item.confidence < DEFAULT_QUALITY_GATE])).toEqual([[prefix[0]!.key, true]])
+    expect(asked.map((item) => item.key)).toContain(prefix[0]!.key)
+    expect(visible(asked)).toEqual([])
   })
 
   it('keeps an item found on a prefix on every longer transcript', () => {
