@@ -15,6 +15,7 @@ import { extractItems, type ExtractOptions } from '../src/modules/extraction/eng
 import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
 import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
 import { kindsOf, trainKindOn } from './kinds.ts'
+import { OTHER_LEARNED_KINDS } from '../src/modules/extraction/engine/kind-models.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
 import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
 import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
@@ -34,6 +35,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const dir = argv.find((argument) => argument.startsWith('--spoken-replay='))!.slice('--spoken-replay='.length)
   const picked = argv.find((argument) => argument.startsWith('--meetings='))?.slice('--meetings='.length).split(',')
   const scores = []
+  const bySplit = new Map<string, ReturnType<typeof scoreMeeting>[]>()
   const mappings = { right: 0, wrong: 0 }
   let wrongOwners = 0
   const models = new Map<string, DecisionModel>()
@@ -46,9 +48,13 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const kindModels = new Map<string, ExtractOptions['kinds']>()
   const threshold = argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length)
   const kindsFor = (split: string): ExtractOptions['kinds'] => {
+    // `--kinds=rules`: outcomes and questions by the rules alone (else, without `--kinds-loso`, the shipped engine's).
+    if (argv.includes('--kinds=rules')) return { outcome: 'rules', question: 'rules' }
     if (!argv.includes('--kinds-loso')) return {}
     if (!kindModels.has(split)) {
-      kindModels.set(split, Object.fromEntries(kindsOf(argv).map((kind) => {
+      const named = kindsOf(argv)
+      kindModels.set(split, Object.fromEntries(OTHER_LEARNED_KINDS.map((kind) => {
+        if (!named.includes(kind)) return [kind, 'rules' as const]
         const model = trainKindOn(kind, seenFixtures(), trainingConfig(argv), [split])
         return [kind, { model: threshold ? { ...model, threshold: Number(threshold) } : model, mode: 'both' as const }]
       })))
@@ -72,7 +78,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     }
     const decisions = decisionsFor(fixture.split)
     const kinds = kindsFor(fixture.split)
-    const result = decisions || argv.includes('--kinds-loso') ? extractItems(input, { ...(decisions ? { decisions } : {}), kinds }) : await extractiveEngine.extract(input)
+    const result = decisions || argv.includes('--kinds-loso') || argv.includes('--kinds=rules') ? extractItems(input, { ...(decisions ? { decisions } : {}), kinds }) : await extractiveEngine.extract(input)
     const labelOf = new Map(segments.map((segment) => {
       let best: string | undefined
       let bestOverlap = 0
@@ -90,6 +96,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     }))
     const score = scoreMeeting(fixture.expected, items, DEFAULT_QUALITY_GATE)
     scores.push(score)
+    bySplit.set(fixture.split, [...(bySplit.get(fixture.split) ?? []), score])
     // A named owner other than the label's ("Speaker N" is no name): worse than none.
     wrongOwners += score.matches.filter(({ expected, produced }) => expected.kind === 'action' && produced.ownerName
       && !/^Speaker \d+$/.test(produced.ownerName) && produced.ownerName !== (expected.ownerName ?? undefined)).length
@@ -118,6 +125,10 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
       }
       for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
     }
+  }
+  for (const [split, splitScores] of bySplit) {
+    const report = summarize(splitScores)
+    console.log(`  ${split.padEnd(12)} ${(['action', 'decision', 'outcome', 'question', 'reference'] as const).map((kind) => `${kind} ${report.byKind[kind].f1.toFixed(3)}`).join('  ')}  overall ${report.overall.f1.toFixed(3)}`)
   }
   console.log('\n' + formatReport(summarize(scores), `Extraction re-read on the transcripts saved in ${dir}: ${scores.length} meetings`))
   console.log(`wrong named owners of matched actions: ${wrongOwners}   speakers named from how they are addressed: ${mappings.right} right, ${mappings.wrong} wrong`)

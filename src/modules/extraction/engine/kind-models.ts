@@ -13,4 +13,4 @@ export const OTHER_LEARNED_KINDS: OtherLearnedKind[] = ['outcome', 'question']
 export const shippedKindModels: Record<OtherLearnedKind, DecisionModel> = { outcome: outcome as DecisionModel, question: question as DecisionModel }
 
 /** The kinds whose detector the engine runs by default (the others only when an option names a model). */
-export const SHIPPED_KINDS: OtherLearnedKind[] = []
+export const SHIPPED_KINDS: OtherLearnedKind[] = ['outcome']
