@@ -7,12 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path'
 import { loadMeetingFixtures, type MeetingFixture } from '../test/fixtures/meetings.ts'
 import { decisionUnits, unitFeatures, wordsOf, type TrainingExample } from '../src/modules/extraction/engine/decision-model.ts'
+import type { LearnedKind } from '../src/modules/extraction/engine/learned-kinds.ts'
 import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
 import { joinCutSentences, turnIndexes } from '../src/modules/extraction/engine/turns.ts'
 import type { TranscriptSegmentInput } from '../src/modules/extraction/engine/types.ts'
 
-/** The splits a model may learn from; held-out-7 and later are sealed and never read. */
-export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6'] as const
+/** The splits a model may learn from; held-out-8 and later are sealed and never read. */
+export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'held-out-7'] as const
 
 export const trainingMeetingsDirectory = path.join(import.meta.dirname, '../test/fixtures/training-meetings')
 /** Recognizer output of the seen spoken splits, kept for training (`--keep-spoken-transcripts=<dir>`). */
@@ -42,16 +43,16 @@ export type TrainingConfig = {
 }
 
 /**
- * Each sentence of a transcript as an example. Positive: among the sentences standing for a labelled
- * segment a decision cites, the one sharing most words with the label's title; the others are left
+ * Each sentence of a transcript as an example for a detector of `kind`. Positive: among the sentences
+ * standing for a labelled segment an item of that kind cites, the one sharing most words with the label's title; the others are left
  * out (an agreeing "yeah" is not itself the decision); every other sentence is negative.
  */
-export function examplesOf(segments: TranscriptSegmentInput[], labelOf: (id: string) => string | undefined, fixture: MeetingFixture): TrainingExample[] {
+export function examplesOf(segments: TranscriptSegmentInput[], labelOf: (id: string) => string | undefined, fixture: MeetingFixture, kind: LearnedKind = 'decision'): TrainingExample[] {
   const sorted = joinCutSentences([...segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
   const units = decisionUnits(sorted, turnIndexes(sorted))
   const labelled = new Map<string, string[]>()
   for (const item of fixture.expected) {
-    if (item.kind !== 'decision') continue
+    if (item.kind !== kind) continue
     for (const id of item.sourceSegmentIds) labelled.set(id, [...(labelled.get(id) ?? []), ...wordsOf(item.title)])
   }
   const best = new Map<string, { index: number; overlap: number }>()
@@ -70,8 +71,8 @@ export function examplesOf(segments: TranscriptSegmentInput[], labelOf: (id: str
   })
 }
 
-export function decisionExamples(fixture: MeetingFixture): TrainingExample[] {
-  return examplesOf(fixture.segments, (id) => id, fixture)
+export function decisionExamples(fixture: MeetingFixture, kind: LearnedKind = 'decision'): TrainingExample[] {
+  return examplesOf(fixture.segments, (id) => id, fixture, kind)
 }
 
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
@@ -79,7 +80,7 @@ const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; 
 type Saved = { segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string }[]; spans: { id: string; startMs: number; endMs: number }[] }
 
 /** The saved recognizer output of a meeting, as eval/spoken-replay.ts gives it to the engine. */
-function spokenExamples(file: string, fixture: MeetingFixture): TrainingExample[] {
+function spokenExamples(file: string, fixture: MeetingFixture, kind: LearnedKind): TrainingExample[] {
   const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved
   const labels = new Map(saved.segments.map((segment) => {
     let best: string | undefined
@@ -94,17 +95,17 @@ function spokenExamples(file: string, fixture: MeetingFixture): TrainingExample[
     id: segment.id, text: segment.text, startMs: segment.startMs, endMs: segment.endMs, language: 'en',
     ...(segment.speakerId ? { speakerId: segment.speakerId, speakerLabel: `Speaker ${segment.speakerId.replace(/^spk_/, '')}` } : {}),
   }))
-  return examplesOf(segments, (id) => labels.get(id), fixture)
+  return examplesOf(segments, (id) => labels.get(id), fixture, kind)
 }
 
 /** The examples of `fixtures` (never a split named in `held`) and, per the config, their recognizer-like copies. */
-export function trainingExamples(fixtures: MeetingFixture[], config: TrainingConfig, held: string[] = []): TrainingExample[] {
+export function trainingExamples(fixtures: MeetingFixture[], config: TrainingConfig, held: string[] = [], kind: LearnedKind = 'decision'): TrainingExample[] {
   const pool = [...fixtures, ...(config.extra ? trainingFixtures() : [])].filter((fixture) => !held.includes(fixture.split))
-  const examples = pool.flatMap(decisionExamples)
+  const examples = pool.flatMap((fixture) => decisionExamples(fixture, kind))
   if (config.recognized) {
     for (const fixture of pool.filter((each) => each.language.startsWith('en'))) {
       const input = { segments: fixture.segments, meetingStartedAt: fixture.meetingStartedAt, timezone: fixture.timezone }
-      examples.push(...examplesOf(asRecognized(input).segments, (id) => id.replace(/\.\d+$/, ''), fixture))
+      examples.push(...examplesOf(asRecognized(input).segments, (id) => id.replace(/\.\d+$/, ''), fixture, kind))
     }
   }
   const byId = new Map(pool.map((fixture) => [fixture.id, fixture]))
@@ -112,7 +113,7 @@ export function trainingExamples(fixtures: MeetingFixture[], config: TrainingCon
     if (!existsSync(dir)) continue
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
       const fixture = byId.get(file.replace(/\.json$/, ''))
-      if (fixture) examples.push(...spokenExamples(path.join(dir, file), fixture))
+      if (fixture) examples.push(...spokenExamples(path.join(dir, file), fixture, kind))
     }
   }
   return examples

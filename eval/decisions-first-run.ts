@@ -25,7 +25,7 @@ async function oldEngine(commit: string): Promise<Extract> {
     execFileSync('sh', ['-c', `git -C "${root}" archive "${commit}" src | tar -x -C "${dir}"`])
     symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
     copyFileSync(path.join(root, 'package.json'), path.join(dir, 'package.json'))
-    for (const file of ['decision-model.ts', 'learned-decisions.ts', 'decision-weights.json']) copyFileSync(path.join(root, ENGINE, file), path.join(dir, ENGINE, file))
+    for (const file of ['decision-model.ts', 'learned-decisions.ts', 'learned-kinds.ts', 'decision-weights.json']) copyFileSync(path.join(root, ENGINE, file), path.join(dir, ENGINE, file))
     // The deadline veto came from held-out-4's reading (eighth pass): an old tree does without it.
     const classify = path.join(dir, ENGINE, 'classify.ts')
     if (!readFileSync(classify, 'utf8').includes('isOnlyADeadline')) writeFileSync(classify, `${readFileSync(classify, 'utf8')}\nexport function isOnlyADeadline(_sentence: string): boolean { return false }\n`)

@@ -11,9 +11,9 @@ export type SplitReport = { split: string; meetingCount: number; report: Evaluat
 /**
  * `recognized`: each English meeting read as a recognizer writes it (a segment per sentence, no
  * commas, lower case; `asRecognized`), items citing the labelled segments their sentences came from.
- * `decisions`: how the engine finds decisions (the default: rules and the shipped learned detector).
+ * `decisions`, `kinds`: how the engine finds decisions, outcomes and questions (extractItems' options).
  */
-export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures(), options: { recognized?: boolean; decisions?: ExtractOptions['decisions'] } = {}): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
+export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtures(), options: { recognized?: boolean } & ExtractOptions = {}): { report: EvaluationReport; splits: SplitReport[]; meetings: { fixture: MeetingFixture; score: MeetingScore }[] } {
   const meetings = fixtures.map((fixture) => {
     const input = {
       segments: fixture.segments,
@@ -22,7 +22,8 @@ export function evaluateExtractive(fixtures: MeetingFixture[] = loadMeetingFixtu
       timezone: fixture.timezone,
     }
     const recognized = options.recognized && fixture.language.startsWith('en')
-    const result = extractItems(recognized ? asRecognized(input) : input, options.decisions ? { decisions: options.decisions } : {})
+    const { recognized: _, ...extract } = options
+    const result = extractItems(recognized ? asRecognized(input) : input, extract)
     const items = recognized ? result.items.map((item) => ({ ...item, sourceSegmentIds: [...new Set(item.sourceSegmentIds.map((id) => id.replace(/\.\d+$/, '')))] })) : result.items
     return { fixture, score: scoreMeeting(fixture.expected, items) }
   })

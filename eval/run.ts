@@ -38,10 +38,19 @@ if (keep) {
   ;(await import('./decision-data.ts')).keepSpokenTranscripts(keep)
   process.exit(0)
 }
+// `--train-decisions` retrains every shipped learned model: decisions, then outcomes and questions (eval/kinds.ts).
 if (process.argv.includes('--decisions-loso') || process.argv.includes('--train-decisions')) {
   const decisions = await import('./decisions.ts')
-  if (process.argv.includes('--train-decisions')) decisions.trainShippedDecisions()
-  else decisions.runDecisionsLoso(process.argv)
+  if (process.argv.includes('--train-decisions')) {
+    decisions.trainShippedDecisions()
+    ;(await import('./kinds.ts')).trainShippedKinds()
+  } else decisions.runDecisionsLoso(process.argv)
+  process.exit(0)
+}
+// `--kinds-loso [--kinds=outcome,question] [--as-recognized] [--threshold=]`: the learned outcome and
+// question detectors, leave one split out (eval/kinds.ts).
+if (process.argv.includes('--kinds-loso')) {
+  ;(await import('./kinds.ts')).runKindsLoso(process.argv)
   process.exit(0)
 }
 
@@ -66,8 +75,10 @@ if (process.argv.includes('--answers')) {
 }
 // `--as-recognized`: the English meetings in the form a recognizer writes (no commas, a segment per sentence).
 // `--decisions=rules`: decisions by the rules alone, without the learned detector (eval/decisions.ts).
+// `--kinds=rules`: outcomes and questions by the rules alone, without their learned detectors (eval/kinds.ts).
 const rulesOnly = process.argv.includes('--decisions=rules')
-const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized'), ...(rulesOnly ? { decisions: 'rules' as const } : {}) })
+const kindRules = process.argv.includes('--kinds=rules') ? { kinds: { outcome: 'rules' as const, question: 'rules' as const } } : {}
+const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized'), ...(rulesOnly ? { decisions: 'rules' as const } : {}), ...kindRules })
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {
   for (const { fixture, score } of meetings) {

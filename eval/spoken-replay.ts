@@ -5,13 +5,17 @@
 // recognizer's confidence, the workspace's members as participants), so an extraction change is
 // measured on the same recognizer output in seconds, without transcribing again.
 // `--decisions=rules`: decisions by the rules alone; `--decisions-loso`: by the rules and a learned
-// detector trained on every seen split but the meeting's own (eval/decisions.ts).
+// detector trained on every seen split but the meeting's own (eval/decisions.ts); `--kinds-loso
+// [--kinds=outcome,question] [--threshold=<x>]`: also outcomes and questions by the rules and a learned
+// detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
 import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
 import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
+import { kindsOf, trainKindOn } from './kinds.ts'
+import { OTHER_LEARNED_KINDS } from '../src/modules/extraction/engine/kind-models.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
 import { inferSpeakerNames } from '../src/modules/extraction/engine/speaker-names.ts'
 import { turnIndexes } from '../src/modules/extraction/engine/turns.ts'
@@ -31,6 +35,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
   const dir = argv.find((argument) => argument.startsWith('--spoken-replay='))!.slice('--spoken-replay='.length)
   const picked = argv.find((argument) => argument.startsWith('--meetings='))?.slice('--meetings='.length).split(',')
   const scores = []
+  const bySplit = new Map<string, ReturnType<typeof scoreMeeting>[]>()
   const mappings = { right: 0, wrong: 0 }
   let wrongOwners = 0
   const models = new Map<string, DecisionModel>()
@@ -39,6 +44,22 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (!argv.includes('--decisions-loso')) return undefined
     if (!models.has(split)) models.set(split, trainOn(seenFixtures(), trainingConfig(argv), [split]))
     return { model: models.get(split)!, mode: 'both' }
+  }
+  const kindModels = new Map<string, ExtractOptions['kinds']>()
+  const threshold = argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length)
+  const kindsFor = (split: string): ExtractOptions['kinds'] => {
+    // `--kinds=rules`: outcomes and questions by the rules alone (else, without `--kinds-loso`, the shipped engine's).
+    if (argv.includes('--kinds=rules')) return { outcome: 'rules', question: 'rules' }
+    if (!argv.includes('--kinds-loso')) return {}
+    if (!kindModels.has(split)) {
+      const named = kindsOf(argv)
+      kindModels.set(split, Object.fromEntries(OTHER_LEARNED_KINDS.map((kind) => {
+        if (!named.includes(kind)) return [kind, 'rules' as const]
+        const model = trainKindOn(kind, seenFixtures(), trainingConfig(argv), [split])
+        return [kind, { model: threshold ? { ...model, threshold: Number(threshold) } : model, mode: 'both' as const }]
+      })))
+    }
+    return kindModels.get(split)!
   }
   for (const fixture of loadMeetingFixtures()) {
     const file = path.join(dir, `${fixture.id}.json`)
@@ -56,7 +77,8 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
       timezone: fixture.timezone,
     }
     const decisions = decisionsFor(fixture.split)
-    const result = decisions ? extractItems(input, { decisions }) : await extractiveEngine.extract(input)
+    const kinds = kindsFor(fixture.split)
+    const result = decisions || argv.includes('--kinds-loso') || argv.includes('--kinds=rules') ? extractItems(input, { ...(decisions ? { decisions } : {}), kinds }) : await extractiveEngine.extract(input)
     const labelOf = new Map(segments.map((segment) => {
       let best: string | undefined
       let bestOverlap = 0
@@ -74,6 +96,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     }))
     const score = scoreMeeting(fixture.expected, items, DEFAULT_QUALITY_GATE)
     scores.push(score)
+    bySplit.set(fixture.split, [...(bySplit.get(fixture.split) ?? []), score])
     // A named owner other than the label's ("Speaker N" is no name): worse than none.
     wrongOwners += score.matches.filter(({ expected, produced }) => expected.kind === 'action' && produced.ownerName
       && !/^Speaker \d+$/.test(produced.ownerName) && produced.ownerName !== (expected.ownerName ?? undefined)).length
@@ -102,6 +125,10 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
       }
       for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
     }
+  }
+  for (const [split, splitScores] of bySplit) {
+    const report = summarize(splitScores)
+    console.log(`  ${split.padEnd(12)} ${(['action', 'decision', 'outcome', 'question', 'reference'] as const).map((kind) => `${kind} ${report.byKind[kind].f1.toFixed(3)}`).join('  ')}  overall ${report.overall.f1.toFixed(3)}`)
   }
   console.log('\n' + formatReport(summarize(scores), `Extraction re-read on the transcripts saved in ${dir}: ${scores.length} meetings`))
   console.log(`wrong named owners of matched actions: ${wrongOwners}   speakers named from how they are addressed: ${mappings.right} right, ${mappings.wrong} wrong`)

@@ -13,7 +13,9 @@ import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
 import { joinCutSentences, turnIndexes } from './turns.ts'
 import { learnedDecisions, type LearnedOptions } from './learned-decisions.ts'
+import { learnedDrafts } from './learned-kinds.ts'
 import { shippedDecisionModel } from './decision-model.ts'
+import { OTHER_LEARNED_KINDS, SHIPPED_KINDS, shippedKindModels, type OtherLearnedKind } from './kind-models.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
 
 const ANSWERED_CONFIDENCE = 0.3
@@ -29,8 +31,10 @@ const MISHEARD_CONFIDENCE = 0.4
 /**
  * `decisions`: how decisions are found — the rules and the learned detector together (the default,
  * with the shipped model), `rules` alone, or a given model (`learned`: the detector alone; evaluation).
+ * `kinds`: the same for outcomes and questions; by default a kind's shipped detector runs only when
+ * it is in `SHIPPED_KINDS` (kind-models.ts).
  */
-export type ExtractOptions = { decisions?: 'rules' | LearnedOptions }
+export type ExtractOptions = { decisions?: 'rules' | LearnedOptions; kinds?: Partial<Record<OtherLearnedKind, 'rules' | LearnedOptions>> }
 
 export function extractItems(input: ExtractionInput, options: ExtractOptions = {}): ExtractionResult {
   const segments = joinCutSentences([...input.segments].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs))
@@ -43,6 +47,13 @@ export function extractItems(input: ExtractionInput, options: ExtractOptions = {
   if (learned !== 'rules') {
     const found = learnedDecisions(segments, turnOf, people, drafts, learned)
     if (learned.mode === 'learned') for (const draft of drafts) if (draft.kind === 'decision') draft.confidence = 0
+    drafts.push(...found)
+  }
+  for (const kind of OTHER_LEARNED_KINDS) {
+    const chosen = options.kinds?.[kind] ?? (SHIPPED_KINDS.includes(kind) ? { model: shippedKindModels[kind], mode: 'both' as const } : 'rules')
+    if (chosen === 'rules') continue
+    const found = learnedDrafts(kind, segments, turnOf, people, drafts, chosen)
+    if (chosen.mode === 'learned') for (const draft of drafts) if (draft.kind === kind) draft.confidence = 0
     drafts.push(...found)
   }
   // Each turn as one segment (its first one's id, speaker and language; all its words): mentions count turns.

@@ -1,0 +1,87 @@
+// Items of one kind the rules did not find, from a learned detector of that kind (decision-model.ts:
+// the same sentence units, features and training for every kind; twelfth pass, docs/extraction.md).
+// A sentence whose score reaches the model's threshold becomes a draft of that kind keyed where it
+// was said. Its score may use the first sentence of the next turn by someone else: the draft then
+// appears when that sentence arrives. Once a draft exists on a prefix it exists on every longer one
+// (it is kept when either score, without or with the next turn, reached the threshold); what later
+// words tell only moves it below the quality gate: the rules found an item of that kind there, a
+// better sentence of the same turn or a learned item just before carries it, the rules read the
+// sentence as another kind of item, or the next turn's reply lowered it.
+import { isOnlyADeadline } from './classify.ts'
+import type { Draft } from './drafts.ts'
+import { decisionUnits, scoreFeatures, unitFeatures, wordsOf, type DecisionModel } from './decision-model.ts'
+import { speakerOf, type People } from './owners.ts'
+import { contentTokens, detectLanguage, overlapCoefficient, termVector } from './text.ts'
+import { truncate } from './titles.ts'
+import { DEFAULT_QUALITY_GATE, type SemanticType, type TranscriptSegmentInput } from './types.ts'
+
+/** The kinds a learned detector exists for. */
+export type LearnedKind = 'decision' | 'outcome' | 'question'
+/** `both`: the rules and the detector; `learned`: the detector alone (evaluation). */
+export type LearnedOptions = { model: DecisionModel; mode: 'both' | 'learned' }
+
+const HIDDEN = 0.3
+const MAX_TITLE = 90
+/** Turns on either side within which an item of the kind the rules (or this detector) already hold covers a sentence. */
+const COVERED_WITHIN = 1
+
+type KindRules = {
+  semanticType: (text: string) => SemanticType
+  /** A sentence that is no item of this kind whatever its score. */
+  never: (text: string) => boolean
+  /** Turns after a sentence within which a rule item on the same topic covers it (a proposal settled later). */
+  settledWithin: number
+}
+
+const asks = (text: string) => /[?？]\s*$/u.test(text)
+const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
+
+const KINDS: Record<LearnedKind, KindRules> = {
+  // A question or a bare deadline ("let's say by the ninth") is no decision.
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text), settledWithin: 8 },
+  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0 },
+  question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0 },
+}
+
+export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInput[], turnOf: number[], people: People, drafts: Draft[], options: LearnedOptions): Draft[] {
+  const { model } = options
+  const rules = KINDS[kind]
+  const ruled = options.mode === 'both' ? drafts.filter((draft) => draft.kind === kind && draft.confidence >= DEFAULT_QUALITY_GATE) : []
+  // What the rules read as another kind of item (work taken, a question or put-off, a result, a choice) is not this kind.
+  const otherwise = new Map<string, string[]>()
+  for (const draft of drafts) {
+    if (draft.kind === kind || draft.confidence < DEFAULT_QUALITY_GATE) continue
+    for (const mention of draft.mentions) otherwise.set(mention.segmentId, [...(otherwise.get(mention.segmentId) ?? []), mention.text])
+  }
+  const readAsOther = (segmentId: string, text: string) => rules.never(text) || (otherwise.get(segmentId) ?? []).some((clause) => clause.length > 0 && text.includes(clause))
+  const scored = decisionUnits(segments, turnOf).map((unit) => {
+    const without = scoreFeatures(model, unitFeatures(unit, false))
+    const score = unit.after === undefined ? without : scoreFeatures(model, unitFeatures(unit, true))
+    return { unit, score, kept: Math.max(without, score) >= model.threshold }
+  })
+  const bestOfTurn = new Map<number, number>()
+  for (const { unit, score } of scored) bestOfTurn.set(unit.turn, Math.max(bestOfTurn.get(unit.turn) ?? 0, score))
+  const learned: Draft[] = []
+  for (const { unit, score, kept } of scored) {
+    if (!kept) continue
+    const segment = segments[unit.position]!
+    const language = detectLanguage(unit.text, segment.language)
+    const topic = termVector(contentTokens(unit.text))
+    const near = (draft: Draft) => draft.mentions.some((mention) => Math.abs(mention.segmentIndex - unit.turn) <= COVERED_WITHIN)
+    const settledLater = (draft: Draft) => rules.settledWithin > 0 && overlapCoefficient(draft.topic, topic) > 0
+      && draft.mentions.some((mention) => mention.segmentIndex > unit.turn && mention.segmentIndex - unit.turn <= rules.settledWithin)
+    const covered = ruled.some((draft) => near(draft) || settledLater(draft)) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && near(draft))
+    const visible = score >= model.threshold && score >= bestOfTurn.get(unit.turn)! && !covered && !readAsOther(segment.id, unit.text)
+    const confidence = visible ? Math.round(Math.min(0.9, 0.55 + 0.35 * (score - model.threshold) / Math.max(0.01, 1 - model.threshold)) * 100) / 100 : HIDDEN
+    const title = truncate(unit.text.trim().replace(/[\s。.!！?？]+$/u, '').replace(/^./, (first) => first.toUpperCase()), MAX_TITLE)
+    learned.push({
+      order: drafts.length + learned.length, kind, semanticType: rules.semanticType(unit.text), confidence,
+      // Decisions keep the anchor they had before other kinds were learned (their keys do not move).
+      anchor: `${segment.id}#learned${kind === 'decision' ? '' : `-${kind}-`}${unit.sentenceIndex}`, language, topic,
+      mentions: [{ segmentIndex: unit.turn, segmentId: segment.id, speaker: speakerOf(people, segment), text: unit.text.trim(), title, topicSize: topic.size, referring: false }],
+      isAccepted: false, isOpen: false, hasUnresolvedReference: false, isRevision: false, isExplicitlyOpen: false, isProposal: false, asksWhen: false,
+      firstSegmentIndex: unit.turn, lastSegmentIndex: unit.turn,
+    })
+  }
+  return learned
+}
