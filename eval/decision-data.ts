@@ -23,16 +23,20 @@ export function seenFixtures(): MeetingFixture[] {
   return loadMeetingFixtures().filter((fixture) => (SEEN_SPLITS as readonly string[]).includes(fixture.split))
 }
 
-/** The extra labelled meetings written only to train the detector (split "training"). */
-export function trainingFixtures(): MeetingFixture[] {
-  if (!existsSync(trainingMeetingsDirectory)) return []
-  return loadMeetingFixtures(trainingMeetingsDirectory).filter((fixture) => (fixture.split as string) === 'training')
+/**
+ * The extra labelled meetings written only to train the detectors (split "training"), of the given
+ * batches (the letter their ids start with: a-…, b-…).
+ */
+export function trainingFixtures(batches: readonly string[]): MeetingFixture[] {
+  if (!existsSync(trainingMeetingsDirectory) || batches.length === 0) return []
+  return loadMeetingFixtures(trainingMeetingsDirectory)
+    .filter((fixture) => (fixture.split as string) === 'training' && batches.includes(fixture.id.split('-')[0]!))
 }
 
 /** What the detector learns from besides the seen splits' typed text. */
 export type TrainingConfig = {
-  /** the extra training meetings */
-  extra: boolean
+  /** the batches of extra training meetings read (none: the seen splits alone) */
+  extra: readonly string[]
   /** each English meeting a second time as `asRecognized` writes it */
   recognized: boolean
   /** folders of saved spoken runs (one JSON per meeting); a held split's own speech is never read */
@@ -100,7 +104,7 @@ function spokenExamples(file: string, fixture: MeetingFixture, kind: LearnedKind
 
 /** The examples of `fixtures` (never a split named in `held`) and, per the config, their recognizer-like copies. */
 export function trainingExamples(fixtures: MeetingFixture[], config: TrainingConfig, held: string[] = [], kind: LearnedKind = 'decision'): TrainingExample[] {
-  const pool = [...fixtures, ...(config.extra ? trainingFixtures() : [])].filter((fixture) => !held.includes(fixture.split))
+  const pool = [...fixtures, ...trainingFixtures(config.extra)].filter((fixture) => !held.includes(fixture.split))
   const examples = pool.flatMap((fixture) => decisionExamples(fixture, kind))
   if (config.recognized) {
     for (const fixture of pool.filter((each) => each.language.startsWith('en'))) {
