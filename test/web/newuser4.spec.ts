@@ -1,0 +1,60 @@
+// What a new user met on a fourth pass: naming the speakers of a recorded meeting left the takeover
+// summary saying "— Speaker 1" with no hint that it was out of date, and the summary's headline and
+// block titles ("1 action, 1 decision.", "Actions") stayed English in the Chinese interface (the
+// server writes them in the meeting's language); a chat model's brief was never shown at all.
+import { expect, test, type Page } from '@playwright/test'
+import { callJson, type RunningServer } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+
+/** A meeting of two client-side speakers, ended, with its work found and its summary made. */
+async function spokenMeeting(server: RunningServer, cookie: string, title: string, lines: [string, string][], projectId?: string) {
+  const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, ...(projectId ? { projectId } : {}) })
+  const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+  await socket.waitFor((message) => message.type === 'hello')
+  lines.forEach(([speakerId, text], index) => socket.send({ type: 'transcript.segment', data: { id: `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId } }))
+  await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+  await socket.close()
+  await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+  await expect.poll(async () => {
+    const sets = await callJson(server, 'GET', `/v1/conversations/${session.conversationId}/workset`, cookie)
+    const id = sets.workSets[0]?.id
+    return id ? (await callJson(server, 'GET', `/v1/worksets/${id}`, cookie)).takeoverState : 'none'
+  }, { timeout: 30_000 }).toBe('ready')
+  return session as { id: string; conversationId: string }
+}
+
+const summaryOf = (page: Page) => page.getByRole('region', { name: /Takeover summary|交接摘要/ })
+
+test.describe('a new user\'s fourth pass', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('naming a speaker outdates the summary that names them; its headline and titles are the reader\'s language', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'summary-speaker')
+    const session = await spokenMeeting(server, cookie, 'Client call', [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']])
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const summary = summaryOf(page)
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Send the numbers to the client' })).toContainText('— Speaker 2')
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+
+    await callJson(server, 'PATCH', `/v1/sessions/${session.id}/speakers/spk_2`, cookie, { name: 'Dana Li' })
+    await page.reload()
+    await expect(page.getByTestId('takeover-outdated')).toHaveText('The work has changed since this summary was made.')
+    await page.getByRole('button', { name: 'Bring the summary up to date' }).click()
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Send the numbers to the client' })).toContainText('— Dana Li')
+    await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+    await expect(page.getByTestId('takeover-headline')).toHaveText(/^1 action/)
+    await expect(summary.getByRole('heading', { name: 'Actions' })).toBeVisible()
+    await expectAccessible(page, 'session with its summary')
+
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(page.getByTestId('takeover-headline')).toHaveText(/^1 项行动/)
+    await expect(summary.getByRole('heading', { name: '行动项' })).toBeVisible()
+    await expect(summary).not.toContainText('Actions')
+    await context.close()
+  })
+})
