@@ -2,10 +2,12 @@
 // summary saying "— Speaker 1" with no hint that it was out of date, and the summary's headline and
 // block titles ("1 action, 1 decision.", "Actions") stayed English in the Chinese interface (the
 // server writes them in the meeting's language); a chat model's brief was never shown at all.
+// A notification about one work object opened its session at the top, a long page away from the
+// item; "Bob joined the workspace" opened nothing.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
-import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
 
 /** A meeting of two client-side speakers, ended, with its work found and its summary made. */
 async function spokenMeeting(server: RunningServer, cookie: string, title: string, lines: [string, string][], projectId?: string) {
@@ -56,5 +58,37 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(summary.getByRole('heading', { name: '行动项' })).toBeVisible()
     await expect(summary).not.toContainText('Actions')
     await context.close()
+  })
+
+  test('a notification about a work object opens its session at that object; one about a new member opens the members', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const owner = await workspaceContext(browser, served, 'notify-link-owner')
+    const memberEmail = uniqueEmail('notify-link-member')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', owner.cookie, { email: memberEmail })
+    const member = await browser.newContext()
+    const memberCookie = await signInContext(member, server, served.mail, memberEmail)
+    await callJson(server, 'POST', `/v1/invitations/${invitation.inviteURL.split('/invite/')[1]}/accept`, memberCookie, {})
+    const memberId = (await callJson(server, 'GET', '/v1/account/current', memberCookie)).account.id
+    const session = await callJson(server, 'POST', '/v1/sessions', owner.cookie, { captureMode: 'microphone', title: 'Weekly sync' })
+    for (const title of ['Book the venue', 'Order the badges', 'Print the agenda']) await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, owner.cookie, { kind: 'action', title })
+    const action = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, owner.cookie, { kind: 'action', title: 'Send the report' })
+    await callJson(server, 'POST', `/v1/workobjects/${action.id}/assignment`, owner.cookie, { action: 'assign', userId: memberId })
+
+    const page = await member.newPage()
+    await page.goto(`${server.baseUrl}/notifications`)
+    await page.getByRole('link', { name: /assigned “Send the report” to you/ }).click()
+    await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}?workObject=${action.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the report' })
+    await expect(card).toHaveClass(/highlighted/)
+    await expect(card).toBeInViewport()
+    await expect(page.getByTestId('work-object').filter({ hasText: 'Book the venue' })).not.toHaveClass(/highlighted/)
+
+    const ownerPage = await owner.context.newPage()
+    await ownerPage.goto(`${server.baseUrl}/notifications`)
+    await ownerPage.getByRole('link', { name: /joined the workspace/ }).click()
+    await expect(ownerPage.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible()
+    await member.close()
+    await owner.context.close()
   })
 })

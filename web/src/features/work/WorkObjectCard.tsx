@@ -11,8 +11,10 @@ import { NEXT_STEPS, STAGES, useComments, useRevisions, work, type NextStep } fr
 const RunnerTaskPanel = lazy(() => import('../runners/RunnerTaskPanel.tsx'))
 const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 
-export function WorkObjectCard({ wo, review, members, me, canEdit }: {
+export function WorkObjectCard({ wo, review, members, me, canEdit, focused }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
+  /** the object a link (a notification, a source) was opened for: outlined */
+  focused?: boolean
 }) {
   const { t, day } = useI18n()
   const { busy, error, run } = useAction()
@@ -27,7 +29,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   const isReviewer = review?.reviewerId === me
 
   return (
-    <article className={`work-object kind-${wo.kind}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
+    <article className={`work-object kind-${wo.kind}${focused ? ' highlighted' : ''}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
       <header>
         <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
         <h3 id={headingId}>{wo.title}</h3>

@@ -58,7 +58,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
       {proposals.length > 0 ? (
         <section aria-labelledby="proposals-title">
           <h2 id="proposals-title">{t('work.proposals')} ({proposals.length})</h2>
-          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />)}
+          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} />)}
         </section>
       ) : null}
       {openClarifications.length > 0 ? (
@@ -77,7 +77,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
         <h2 id="objects-title">{t('work.objects')} ({objects.length})</h2>
         {objects.length === 0 ? <p className="muted">{t('common.none')}</p> : null}
         <WorkObjectList objects={objects} focusId={focusId}
-          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />} />
+          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} />} />
       </section>
     </div>
   )
