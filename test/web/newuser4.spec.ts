@@ -3,13 +3,14 @@
 // block titles ("1 action, 1 decision.", "Actions") stayed English in the Chinese interface (the
 // server writes them in the meeting's language); a chat model's brief was never shown at all.
 // A notification about one work object opened its session at the top, a long page away from the
-// item; "Bob joined the workspace" opened nothing.
+// item; "Bob joined the workspace" opened nothing. A search hit in a transcript opened the meeting
+// at its top, not at the words found, and did not say when the meeting was.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
 
-/** A meeting of two client-side speakers, ended, with its work found and its summary made. */
+/** A meeting of client-side speakers, ended and processed. */
 async function spokenMeeting(server: RunningServer, cookie: string, title: string, lines: [string, string][], projectId?: string) {
   const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, ...(projectId ? { projectId } : {}) })
   const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
@@ -18,12 +19,17 @@ async function spokenMeeting(server: RunningServer, cookie: string, title: strin
   await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
   await socket.close()
   await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+  await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${session.id}`, cookie)).state, { timeout: 30_000 }).toBe('ready')
+  return session as { id: string; conversationId: string }
+}
+
+/** The meeting's takeover summary is made. */
+async function summaryReady(server: RunningServer, cookie: string, session: { conversationId: string }) {
   await expect.poll(async () => {
     const sets = await callJson(server, 'GET', `/v1/conversations/${session.conversationId}/workset`, cookie)
     const id = sets.workSets[0]?.id
     return id ? (await callJson(server, 'GET', `/v1/worksets/${id}`, cookie)).takeoverState : 'none'
   }, { timeout: 30_000 }).toBe('ready')
-  return session as { id: string; conversationId: string }
 }
 
 const summaryOf = (page: Page) => page.getByRole('region', { name: /Takeover summary|交接摘要/ })
@@ -36,6 +42,7 @@ test.describe('a new user\'s fourth pass', () => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'summary-speaker')
     const session = await spokenMeeting(server, cookie, 'Client call', [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']])
+    await summaryReady(server, cookie, session)
 
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/sessions/${session.id}`)
@@ -90,5 +97,24 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(ownerPage.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible()
     await member.close()
     await owner.context.close()
+  })
+
+  test('a search hit in a transcript opens the meeting at the words found', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'search-hit')
+    const lines: [string, string][] = Array.from({ length: 30 }, (_, index) => [index % 2 ? 'spk_2' : 'spk_1', `We went through item number ${index + 1} of the agenda.`])
+    lines.push(['spk_1', 'The quarterly budget for marketing is forty thousand.'])
+    const session = await spokenMeeting(server, cookie, 'Budget review', lines)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/search?q=${encodeURIComponent('quarterly budget')}`)
+    const hit = page.getByRole('listitem').filter({ hasText: 'Budget review' })
+    await expect(hit).toContainText(/\d{4}/)
+    await hit.getByRole('link', { name: /quarterly budget for marketing/ }).click()
+    await expect(page).toHaveURL(new RegExp(`/sessions/${session.id}\\?segment=`))
+    const said = page.locator('li[data-status]', { hasText: 'The quarterly budget for marketing is forty thousand.' })
+    await expect(said).toHaveClass(/highlighted/)
+    await expect(said).toBeInViewport()
+    await context.close()
   })
 })
