@@ -4,7 +4,9 @@
 // server writes them in the meeting's language); a chat model's brief was never shown at all.
 // A notification about one work object opened its session at the top, a long page away from the
 // item; "Bob joined the workspace" opened nothing. A search hit in a transcript opened the meeting
-// at its top, not at the words found, and did not say when the meeting was.
+// at its top, not at the words found, and did not say when the meeting was. A meeting's page said
+// "Ready" and nothing of when it was or how long it lasted; an empty sessions list said only
+// "Nothing here yet.".
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -115,6 +117,29 @@ test.describe('a new user\'s fourth pass', () => {
     const said = page.locator('li[data-status]', { hasText: 'The quarterly budget for marketing is forty thousand.' })
     await expect(said).toHaveClass(/highlighted/)
     await expect(said).toBeInViewport()
+    await context.close()
+  })
+
+  test('a meeting says when it was and how long it lasted; an empty list says what comes there', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'when')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/`)
+    await expect(page.getByTestId('sessions-empty')).toContainText('No meeting recorded yet.')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(page.getByTestId('sessions-empty')).toContainText('No meeting in this project yet')
+
+    const session = await spokenMeeting(server, cookie, 'Standup', [['spk_1', 'Yesterday I finished the login page.']])
+    const { startedAt } = await callJson(server, 'GET', `/v1/sessions/${session.id}`, cookie)
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const year = new Date(startedAt).getFullYear()
+    await expect(page.getByTestId('session-when')).toHaveText(new RegExp(`^\\w{3} \\d{1,2}, ${year}, .* · \\d+ (s|min)$`))
+    await page.goto(`${server.baseUrl}/`)
+    await expect(page.getByRole('listitem').filter({ hasText: 'Standup' })).toContainText(/ · \d+ (s|min) · Ready/)
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(page.getByRole('listitem').filter({ hasText: 'Standup' })).toContainText(/ · \d+ (秒|分钟) · 已完成/)
     await context.close()
   })
 })

@@ -110,7 +110,7 @@ export function ProjectPage({ id }: { id: string }) {
         <button type="submit" disabled={busy}>{t('projects.join')}</button>
       </form>
       <h2>{t('sessions.title')}</h2>
-      <SessionList sessions={detail.data.sessions} />
+      <SessionList sessions={detail.data.sessions} empty={t('projects.noSessions')} />
     </section>
   )
 }

@@ -15,6 +15,7 @@ import { endSession, loadTranscript } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
+import { lasted } from './SessionsPage.tsx'
 import { useLocation } from '../../app/router.ts'
 
 type Suggestion = { identityId: string; displayName: string; score: number }
@@ -30,7 +31,7 @@ function without<T>(map: Record<string, T>, key: string, value: T | undefined): 
 type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
 
 export function SessionPage({ id }: { id: string }) {
-  const { t } = useI18n()
+  const { t, dateTime } = useI18n()
   const session = useResource<SessionSnapshot>(`/v1/sessions/${id}`)
   const current = useCurrentAccount()
   const sets = useConversationWorkSets(session.data?.conversationId)
@@ -133,6 +134,7 @@ export function SessionPage({ id }: { id: string }) {
       <PageTitle title={snapshot.title}>{snapshot.title}</PageTitle>
       <p className="meta">
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
+        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot) ? ` · ${lasted(snapshot)}` : ''}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
       <SessionProject session={snapshot} canEdit={canEdit} />
