@@ -6,7 +6,8 @@
 // item; "Bob joined the workspace" opened nothing. A search hit in a transcript opened the meeting
 // at its top, not at the words found, and did not say when the meeting was. A meeting's page said
 // "Ready" and nothing of when it was or how long it lasted; an empty sessions list said only
-// "Nothing here yet.".
+// "Nothing here yet.". The work board showed neither due dates (nor that one had passed) nor
+// blocked work, and a card opened its meeting at the top.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -140,6 +141,33 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(page.getByRole('listitem').filter({ hasText: 'Standup' })).toContainText(/ · \d+ (s|min) · Ready/)
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(page.getByRole('listitem').filter({ hasText: 'Standup' })).toContainText(/ · \d+ (秒|分钟) · 已完成/)
+    await context.close()
+  })
+
+  test('the board says when work is due, what is overdue or blocked, and opens the item', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'board-due')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Planning' })
+    const late = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Renew the certificate' })
+    const later = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Plan the offsite' })
+    const stuck = await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'action', title: 'Migrate the database' })
+    for (const [wo, dueDate] of [[late, '2020-01-15'], [later, '2099-06-01']] as const) {
+      await callJson(server, 'PATCH', `/v1/workobjects/${wo.id}`, cookie, { expectedRevisionHash: wo.revisionHash, content: { title: wo.title }, dueDate })
+    }
+    await callJson(server, 'PATCH', `/v1/workobjects/${stuck.id}/responsibility`, cookie, { expectedResponsibilityUpdatedAt: stuck.responsibility.updatedAt, state: 'blocked', blockedReason: 'Waiting for the vendor' })
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    const card = (title: string) => page.getByTestId('board-card').filter({ hasText: title })
+    await expect(card('Renew the certificate').getByTestId('board-due')).toHaveText('Overdue: was due Jan 15, 2020')
+    await expect(card('Renew the certificate').getByTestId('board-due')).toHaveClass('overdue')
+    await expect(card('Plan the offsite').getByTestId('board-due')).toHaveText('Due Jun 1, 2099')
+    await expect(card('Migrate the database').getByTestId('board-progress')).toHaveText('Blocked')
+    await expectAccessible(page, 'board with due dates')
+    await card('Plan the offsite').getByRole('link').click()
+    await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}?workObject=${later.id}`)
+    await expect(page.getByTestId('work-object').filter({ hasText: 'Plan the offsite' })).toHaveClass(/highlighted/)
     await context.close()
   })
 })

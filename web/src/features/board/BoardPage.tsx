@@ -1,5 +1,6 @@
 // The work board across sessions: accepted work objects (not pending proposals) by stage, by
-// owner, or only the caller's. It reads the work sets of the most recent sessions.
+// owner, or only the caller's; each card says when it is due (overdue marked) and whether it is
+// blocked or done, and opens the item on its meeting's page. It reads the work sets of the most recent sessions.
 import { useEffect, useState } from 'react'
 import { ApiError, api } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
@@ -68,10 +69,11 @@ export function BoardPage() {
               <h2>{column.title} <span className="muted">({column.items.length})</span></h2>
               <ul>
                 {column.items.map((wo) => (
-                  <li key={wo.id} className="card">
+                  <li key={wo.id} className="card" data-testid="board-card">
                     <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>{' '}
-                    <Link href={`/sessions/${wo.sessionId}`}>{wo.title}</Link>
+                    <Link href={`/sessions/${wo.sessionId}?workObject=${encodeURIComponent(wo.id)}`}>{wo.title}</Link>
                     <p className="muted">{wo.sessionTitle}{wo.ownerId ? ` · ${nameOf(wo.ownerId)}` : ''}</p>
+                    <DueAndProgress wo={wo} />
                   </li>
                 ))}
               </ul>
@@ -80,5 +82,26 @@ export function BoardPage() {
         </div>
       )}
     </section>
+  )
+}
+
+/** Today as a calendar date where the reader is (due dates are days, not instants). */
+const today = () => {
+  const now = new Date()
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+}
+
+/** When the item is due (overdue said so unless it is done) and, when it is stuck or finished, its progress. */
+function DueAndProgress({ wo }: { wo: WorkObject }) {
+  const { t, day } = useI18n()
+  const state = wo.responsibility.state
+  const overdue = Boolean(wo.dueDate && wo.dueDate < today() && state !== 'done' && wo.stage !== 'accepted')
+  if (!wo.dueDate && state !== 'blocked' && state !== 'done') return null
+  return (
+    <p className="small">
+      {wo.dueDate ? <span className={overdue ? 'overdue' : undefined} data-testid="board-due">{t(overdue ? 'board.overdue' : 'work.due', { date: day(wo.dueDate) })}</span> : null}
+      {wo.dueDate && (state === 'blocked' || state === 'done') ? ' · ' : null}
+      {state === 'blocked' || state === 'done' ? <span data-testid="board-progress">{t(`work.resp.${state}` as MessageKey)}</span> : null}
+    </p>
   )
 }
