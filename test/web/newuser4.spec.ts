@@ -7,7 +7,9 @@
 // at its top, not at the words found, and did not say when the meeting was. A meeting's page said
 // "Ready" and nothing of when it was or how long it lasted; an empty sessions list said only
 // "Nothing here yet.". The work board showed neither due dates (nor that one had passed) nor
-// blocked work, and a card opened its meeting at the top.
+// blocked work, and a card opened its meeting at the top. An invitation made on a server without
+// mail showed a link with no word that it had not been emailed, and neither it nor a share link
+// could be copied but by selecting the text.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -168,6 +170,42 @@ test.describe('a new user\'s fourth pass', () => {
     await card('Plan the offsite').getByRole('link').click()
     await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}?workObject=${later.id}`)
     await expect(page.getByTestId('work-object').filter({ hasText: 'Plan the offsite' })).toHaveClass(/highlighted/)
+    await context.close()
+  })
+
+  test('an invitation not mailed says to send its link; invitation and share links are copied with a button', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'copy')
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/members`)
+    // This server mails (the test's SMTP sink): the page says so.
+    await page.getByLabel('Their email address').fill(uniqueEmail('copy-guest'))
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    await expect(page.getByTestId('invite-delivery')).toHaveText('The invitation was emailed.')
+    const link = await page.getByTestId('invite-url').inputValue()
+    await page.getByRole('button', { name: 'Copy: Invitation link (works once)' }).click()
+    await expect(page.getByText('Copied.')).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    await expectAccessible(page, 'members with an invitation link')
+    // Where it was not mailed (no SMTP_URL, or sending failed: `delivery: link`), the page says whom to send it to.
+    await page.route('**/api/v1/workspace/invitations', async (route) => {
+      const response = await route.fetch()
+      await route.fulfill({ response, json: { ...(await response.json()), delivery: 'link' } })
+    })
+    const guest = uniqueEmail('copy-unmailed')
+    await page.getByLabel('Their email address').fill(guest)
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    await expect(page.getByTestId('invite-delivery')).toHaveText(`The invitation was not emailed (this server has no mail set up, or sending failed): send this link to ${guest} yourself.`)
+
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Review' })
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await page.getByRole('button', { name: 'Create a share link' }).click()
+    const shareURL = await page.getByTestId('share-url').inputValue()
+    await page.getByRole('button', { name: 'Copy: Share link' }).click()
+    await expect(page.getByText('Copied.')).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareURL)
     await context.close()
   })
 })

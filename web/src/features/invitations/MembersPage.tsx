@@ -1,10 +1,11 @@
-// Workspace members and invitations: a manager invites by email and gets the link to share; each
+// Workspace members and invitations: a manager invites by email and gets the link to share (told
+// whether it was mailed, with a Copy button); each
 // member gives the name colleagues see.
 import { useState } from 'react'
 import { api, invalidate, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import type { CreateInvitationInput, InvitationResult, WorkspaceInvitation } from '../../lib/types.ts'
-import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import { CopyField, ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { YourName } from '../auth/YourName.tsx'
 import { useMembers } from '../work/api.ts'
@@ -41,9 +42,8 @@ export function MembersPage() {
           <button type="submit" className="primary" disabled={busy}>{t('members.send')}</button>
           {created ? (
             <div role="status">
-              {created.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
-              <label htmlFor="invite-url">{t('members.link')}</label>
-              <input id="invite-url" readOnly value={created.inviteURL} data-testid="invite-url" onFocus={(event) => event.target.select()} />
+              <p data-testid="invite-delivery">{created.delivery === 'email' ? t('members.mailed') : t('members.notMailed', { email: created.invitation.email })}</p>
+              <CopyField id="invite-url" label={t('members.link')} value={created.inviteURL} testId="invite-url" />
             </div>
           ) : null}
           <ErrorLine error={error} />
@@ -104,9 +104,8 @@ function PendingInvitation({ invitation, canManage }: { invitation: WorkspaceInv
       ) : null}
       {renewed ? (
         <div role="status">
-          {renewed.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
-          <label htmlFor={linkId}>{t('members.newLinkShown', { email: invitation.email })}</label>
-          <input id={linkId} readOnly value={renewed.inviteURL} data-testid="renewed-invite-url" onFocus={(event) => event.target.select()} />
+          <p>{renewed.delivery === 'email' ? t('members.mailed') : t('members.notMailed', { email: invitation.email })}</p>
+          <CopyField id={linkId} label={t('members.newLinkShown', { email: invitation.email })} value={renewed.inviteURL} testId="renewed-invite-url" />
         </div>
       ) : null}
       <ErrorLine error={error} />
