@@ -9,7 +9,8 @@
 // "Nothing here yet.". The work board showed neither due dates (nor that one had passed) nor
 // blocked work, and a card opened its meeting at the top. An invitation made on a server without
 // mail showed a link with no word that it had not been emailed, and neither it nor a share link
-// could be copied but by selecting the text.
+// could be copied but by selecting the text. While recording, the page showed a red dot and
+// "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -206,6 +207,26 @@ test.describe('a new user\'s fourth pass', () => {
     await page.getByRole('button', { name: 'Copy: Share link' }).click()
     await expect(page.getByText('Copied.')).toBeVisible()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareURL)
+    await context.close()
+  })
+
+  test('while recording, the page says for how long and whether the audio is saved', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'elapsed')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/record`)
+    await page.getByRole('button', { name: 'Start recording' }).click()
+    const elapsed = page.getByTestId('elapsed')
+    await expect(elapsed).toHaveText(/^Recording · 0:0[2-9]$/, { timeout: 15_000 })
+    await expect(page.getByTestId('chunk-status')).toHaveText(/^(Everything recorded so far is saved on the server\.|\d+ s of audio kept in this browser, waiting to upload\.)$/)
+    await expect(page.getByTestId('chunk-status')).toHaveText('Everything recorded so far is saved on the server.', { timeout: 15_000 })
+    await expect(page.locator('.recording')).not.toContainText('chunk')
+    await expectAccessible(page, 'recording')
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(elapsed).toHaveText(/^录制中 · \d+:\d{2}$/)
+    await page.getByRole('button', { name: '结束会议' }).click()
+    await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
     await context.close()
   })
 })
