@@ -11,6 +11,8 @@
 // mail showed a link with no word that it had not been emailed, and neither it nor a share link
 // could be copied but by selecting the text. While recording, the page showed a red dot and
 // "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
+// Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
+// stayed so after the connection came back.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -227,6 +229,25 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(elapsed).toHaveText(/^录制中 · \d+:\d{2}$/)
     await page.getByRole('button', { name: '结束会议' }).click()
     await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 30_000 })
+    await context.close()
+  })
+
+  test('offline is said on every page; what failed meanwhile loads once the connection is back', async ({ browser }) => {
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'offline')
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    await expect(page.getByTestId('board-empty')).toBeVisible()
+    const banner = page.getByTestId('offline-banner')
+    await expect(banner).toBeEmpty()
+    await context.setOffline(true)
+    await expect(banner).toContainText('You are offline.')
+    await page.getByRole('link', { name: 'Projects' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible()
+    await expect(banner).toContainText('You are offline.')
+    await context.setOffline(false)
+    await expect(banner).toBeEmpty()
+    await expect(page.getByText('No project yet.')).toBeVisible()
     await context.close()
   })
 })

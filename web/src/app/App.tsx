@@ -1,7 +1,7 @@
 // The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
 // count, and the page for the current path. Public pages (share, invite) render without a session.
 import { lazy, Suspense, useEffect } from 'react'
-import { clearCache, invalidate, peek, signedOut } from '../lib/api.ts'
+import { clearCache, invalidate, peek, signedOut, useOnline } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../lib/ui.tsx'
 import { SignIn } from '../features/auth/SignIn.tsx'
@@ -114,6 +114,7 @@ function Frame({ children, nav }: { children: React.ReactNode; nav?: boolean }) 
           </select>
         </label>
       </header>
+      <OfflineBanner />
       <main id="main">{children}</main>
     </>
   )
@@ -151,4 +152,11 @@ function Navigation() {
       </ul>
     </nav>
   )
+}
+
+/** While the browser is offline: said once, above every page. */
+function OfflineBanner() {
+  const { t } = useI18n()
+  const online = useOnline()
+  return <div role="status" className={online ? undefined : 'warning offline-banner'} data-testid="offline-banner">{online ? null : t('app.offline')}</div>
 }

@@ -7,6 +7,7 @@ const en = {
   'app.skip': 'Skip to content',
   'app.noSuchPage': 'No such page',
   'app.noSuchPageHint': 'Nothing is at this address: the link may be mistyped or out of date.',
+  'app.offline': 'You are offline. What is shown may be out of date, and changes cannot be saved until the connection returns; pages load again by themselves then. A recording in progress keeps its audio in this browser.',
   'nav.main': 'Main',
   'nav.record': 'Record',
   'nav.sessions': 'Sessions',
@@ -569,7 +570,7 @@ type Messages = Partial<Record<MessageKey, string>>
 const zh: Messages = {
   'app.skip': '跳到正文',
   'app.noSuchPage': '没有这个页面',
-  'app.noSuchPageHint': '此地址没有内容：链接可能输错了或已过时。',
+  'app.noSuchPageHint': '此地址没有内容：链接可能输错了或已过时。', 'app.offline': '你已离线。显示的内容可能已过时，恢复连接前无法保存更改；恢复后页面会自动重新加载。正在进行的录音会把音频保存在此浏览器中。',
   'nav.main': '主导航', 'nav.record': '录制', 'nav.sessions': '会议', 'nav.board': '工作看板', 'nav.projects': '项目',
   'nav.search': '搜索', 'nav.members': '成员', 'nav.notifications': '通知', 'nav.unread': '{count} 条未读',
   'nav.signOut': '退出登录', 'nav.language': '语言',
