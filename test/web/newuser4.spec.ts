@@ -12,7 +12,8 @@
 // could be copied but by selecting the text. While recording, the page showed a red dot and
 // "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
 // Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
-// stayed so after the connection came back.
+// stayed so after the connection came back. An answer to "Who sends the release notes?" cited
+// "[1] Transcript 0:24" — neither who said it nor in which meeting.
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -248,6 +249,21 @@ test.describe('a new user\'s fourth pass', () => {
     await context.setOffline(false)
     await expect(banner).toBeEmpty()
     await expect(page.getByText('No project yet.')).toBeVisible()
+    await context.close()
+  })
+
+  test('an answer\'s transcript source says which meeting and who said it', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'answer-speaker')
+    const session = await spokenMeeting(server, cookie, 'Release planning', [['spk_1', 'Can you update the release notes for marketing?'], ['spk_2', 'I will send the release notes to marketing by Friday.']])
+    await callJson(server, 'PATCH', `/v1/sessions/${session.id}/speakers/spk_2`, cookie, { name: 'Dana Li' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/memory`)
+    await page.getByRole('searchbox', { name: 'Question' }).fill('Who sends the release notes to marketing?')
+    await page.getByRole('button', { name: 'Ask' }).click()
+    const source = page.getByTestId('answer').getByRole('link', { name: /Dana Li/ })
+    await expect(source).toHaveText(/^\[\d\] Transcript · Release planning · Dana Li 0:04$/)
     await context.close()
   })
 })
