@@ -13,7 +13,8 @@
 // "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
 // Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
 // stayed so after the connection came back. An answer to "Who sends the release notes?" cited
-// "[1] Transcript 0:24" — neither who said it nor in which meeting.
+// "[1] Transcript 0:24" — neither who said it nor in which meeting. A project's page listed its
+// members but had no way to add a colleague (the API has one).
 import { expect, test, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -265,5 +266,37 @@ test.describe('a new user\'s fourth pass', () => {
     const source = page.getByTestId('answer').getByRole('link', { name: /Dana Li/ })
     await expect(source).toHaveText(/^\[\d\] Transcript · Release planning · Dana Li 0:04$/)
     await context.close()
+  })
+
+  test('a colleague of the workspace is added to a project from its page, and is told', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const owner = await workspaceContext(browser, served, 'add-member-owner')
+    const memberEmail = uniqueEmail('add-member-colleague')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', owner.cookie, { email: memberEmail })
+    const member = await browser.newContext()
+    const memberCookie = await signInContext(member, server, served.mail, memberEmail)
+    await callJson(server, 'POST', `/v1/invitations/${invitation.inviteURL.split('/invite/')[1]}/accept`, memberCookie, {})
+    await callJson(server, 'PATCH', '/v1/account/profile', memberCookie, { name: 'Sam Park' })
+    const project = await callJson(server, 'POST', '/v1/projects', owner.cookie, { name: 'Mobile app' })
+
+    const page = await owner.context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    const form = page.getByRole('form', { name: 'Add a colleague to this project' })
+    await form.getByLabel('Workspace member').selectOption({ label: `Sam Park (${memberEmail})` })
+    await form.getByLabel('Their working role').selectOption({ label: 'Engineering' })
+    await form.getByRole('button', { name: 'Add to the project' }).click()
+    await expect(form.getByRole('status')).toHaveText('Sam Park is in the project now (and was notified).')
+    await expect(page.getByRole('listitem').filter({ hasText: 'Sam Park' })).toContainText('Engineering')
+    await expect(form.getByTestId('add-member-none')).toContainText('Every member of the workspace is in this project.')
+    await expectAccessible(page, 'project page with the add form')
+    const members = await callJson(server, 'GET', `/v1/projects/${project.id}/members`, owner.cookie)
+    expect(members.map((item: { name: string; primaryRole: string }) => [item.name, item.primaryRole])).toContainEqual(['Sam Park', 'engineering'])
+
+    const memberPage = await member.newPage()
+    await memberPage.goto(`${server.baseUrl}/notifications`)
+    await expect(memberPage.getByTestId('notifications')).toContainText('Mobile app')
+    await member.close()
+    await owner.context.close()
   })
 })
