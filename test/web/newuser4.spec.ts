@@ -2,6 +2,7 @@
 // summary saying "— Speaker 1" with no hint that it was out of date, and the summary's headline and
 // block titles ("1 action, 1 decision.", "Actions") stayed English in the Chinese interface (the
 // server writes them in the meeting's language); a chat model's brief was never shown at all.
+// "Heard as owner: Speaker 2" stayed English in Chinese (other default labels read "发言人 2").
 // A notification about one work object opened its session at the top, a long page away from the
 // item; "Bob joined the workspace" opened nothing. A search hit in a transcript opened the meeting
 // at its top, not at the words found, and did not say when the meeting was. A meeting's page said
@@ -59,6 +60,11 @@ test.describe('a new user\'s fourth pass', () => {
     const summary = summaryOf(page)
     await expect(summary.getByRole('listitem').filter({ hasText: 'Send the numbers to the client' })).toContainText('— Speaker 2')
     await expect(page.getByTestId('takeover-outdated')).toHaveCount(0)
+    // The default label is the reader's language, in the summary and as the owner heard.
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Send the numbers to the client' })).toContainText('— 发言人 2')
+    await expect(page.getByTestId('work-object').filter({ hasText: 'Send the numbers to the client' }).locator('.meta')).toContainText('会议中提到的负责人：发言人 2')
+    await page.getByLabel('语言').selectOption('en')
 
     await callJson(server, 'PATCH', `/v1/sessions/${session.id}/speakers/spk_2`, cookie, { name: 'Dana Li' })
     await page.reload()

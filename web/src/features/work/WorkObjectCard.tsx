@@ -2,7 +2,7 @@
 // comments, revisions, edits (title, summary, due date, next step) and review (designate, request, decide).
 import { lazy, Suspense, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
-import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { NEXT_STEPS, STAGES, useComments, useRevisions, work, type NextStep } from './api.ts'
@@ -38,7 +38,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused }: {
       <p className="meta">
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
-        {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
+        {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
         <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
