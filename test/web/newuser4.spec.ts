@@ -12,6 +12,7 @@
 // mail showed a link with no word that it had not been emailed, and neither it nor a share link
 // could be copied but by selecting the text. While recording, the page showed a red dot and
 // "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
+// An untitled meeting was named "Meeting on 2026-11-25 09:02 UTC", English and UTC in any language.
 // Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
 // stayed so after the connection came back. An answer to "Who sends the release notes?" cited
 // "[1] Transcript 0:24" — neither who said it nor in which meeting. A project's page listed its
@@ -227,6 +228,8 @@ test.describe('a new user\'s fourth pass', () => {
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/record`)
     await page.getByRole('button', { name: 'Start recording' }).click()
+    // Untitled, it is named by when it started, as the reader writes dates (not "Meeting on … UTC").
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Meeting of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M$/)
     const elapsed = page.getByTestId('elapsed')
     await expect(elapsed).toHaveText(/^Recording · 0:0[2-9]$/, { timeout: 15_000 })
     await expect(page.getByTestId('chunk-status')).toHaveText(/^(Everything recorded so far is saved on the server\.|\d+ s of audio kept in this browser, waiting to upload\.)$/)

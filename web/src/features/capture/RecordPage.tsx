@@ -92,7 +92,10 @@ export function RecordPage() {
     }
     let created: SessionCreateResult
     try {
-      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
+      // Untitled: named by when it starts, in the reader's language and time zone (the server's
+      // default is English and UTC).
+      const named = title.trim() || t('record.defaultTitle', { date: dateTime(new Date().toISOString()) })
+      created = await createSession({ captureMode: mode, title: named, ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
     } catch (caught) {
       devices.close()
       throw caught
