@@ -16,8 +16,10 @@
 // Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
 // stayed so after the connection came back. An answer to "Who sends the release notes?" cited
 // "[1] Transcript 0:24" — neither who said it nor in which meeting. A project's page listed its
-// members but had no way to add a colleague (the API has one).
+// members but had no way to add a colleague (the API has one). A meeting recorded elsewhere (a
+// voice memo, a call's export) could only reach Confer through the API.
 import { expect, test, type Page } from '@playwright/test'
+import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -227,6 +229,9 @@ test.describe('a new user\'s fourth pass', () => {
     const { context } = await workspaceContext(browser, served, 'elapsed')
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/record`)
+    // This server takes transcripts from the browser only (STT_ENGINE=client): an upload would get none.
+    await expect(page.getByTestId('upload-no-engine')).toContainText('so an uploaded recording would get no transcript')
+    await expect(page.getByRole('button', { name: 'Upload and transcribe' })).toBeDisabled()
     await page.getByRole('button', { name: 'Start recording' }).click()
     // Untitled, it is named by when it started, as the reader writes dates (not "Meeting on … UTC").
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Meeting of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M$/)
@@ -307,5 +312,35 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(memberPage.getByTestId('notifications')).toContainText('Mobile app')
     await member.close()
     await owner.context.close()
+  })
+})
+
+test.describe('a new user\'s fourth pass, with speech recognition on the server', () => {
+  const served = serveWithMail('sqlite', { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })
+
+  test('a recording made elsewhere is uploaded from the record page and transcribed; a file without audio is refused', async ({ browser }) => {
+    test.setTimeout(180_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'upload')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/record?project=${project.id}`)
+    const form = page.getByRole('form', { name: 'Or upload a recording' })
+    await form.getByLabel('Recording file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio at all') })
+    await form.getByRole('button', { name: 'Upload and transcribe' }).click()
+    await expect(form.getByRole('alert')).toHaveText('This browser cannot read the audio of “notes.txt”. Try another format (WAV, MP3, M4A, WebM or Ogg).')
+    expect(await callJson(server, 'GET', '/v1/sessions', cookie)).toEqual([])
+    await expectAccessible(page, 'record page with the upload form')
+
+    await page.getByLabel('Title (optional)').fill('Weekly sync (phone recording)')
+    await form.getByLabel('Recording file').setInputFiles(MEETING_WAV)
+    await form.getByRole('button', { name: 'Upload and transcribe' }).click()
+    await expect(page).toHaveURL(/\/sessions\/ses_/, { timeout: 60_000 })
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Weekly sync (phone recording)')
+    await expect(page.getByTestId('session-state')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 })
+    await expect(page.getByTestId('transcript')).toContainText(/send the report/i)
+    const [session] = await callJson(server, 'GET', '/v1/sessions', cookie)
+    expect(session).toMatchObject({ title: 'Weekly sync (phone recording)', projectId: project.id })
+    await context.close()
   })
 })

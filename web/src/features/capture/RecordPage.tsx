@@ -11,6 +11,7 @@ import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
+import { UploadRecording } from './UploadRecording.tsx'
 import { canCaptureSystemAudio, CaptureRefused, CHUNK_MS, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
 // The meeting this browser is recording for an account, kept until it is ended here: coming back to
@@ -163,6 +164,7 @@ export function RecordPage() {
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
         <ErrorLine error={error} />
+        <UploadRecording title={title} projectId={projectId && projects.data?.some((project) => project.id === projectId) ? projectId : undefined} />
       </section>
     )
   }
