@@ -17,7 +17,8 @@
 // stayed so after the connection came back. An answer to "Who sends the release notes?" cited
 // "[1] Transcript 0:24" — neither who said it nor in which meeting. A project's page listed its
 // members but had no way to add a colleague (the API has one). A meeting recorded elsewhere (a
-// voice memo, a call's export) could only reach Confer through the API.
+// voice memo, a call's export) could only reach Confer through the API. A shared meeting's work
+// said only its stage: not who was heard taking it on, nor by when, nor that it was still a proposal.
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -313,7 +314,27 @@ test.describe('a new user\'s fourth pass', () => {
     await member.close()
     await owner.context.close()
   })
+
+  test('a shared meeting\'s work says who was heard taking it on, by when, and whether it is still a proposal', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'share-meta')
+    const session = await spokenMeeting(server, cookie, 'Client call', [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']])
+    await summaryReady(server, cookie, session)
+    const { shareURL } = await callJson(server, 'GET', `/v1/sessions/${session.id}/share`, cookie)
+    const reader = await browser.newContext()
+    const page = await reader.newPage()
+    await page.goto(shareURL)
+    const meta = page.locator('article', { hasText: 'Send the numbers to the client' }).getByTestId('shared-meta')
+    await expect(meta).toContainText('proposed, not accepted yet')
+    await expect(meta).toContainText('Heard as owner: Speaker 2')
+    await expect(meta).toContainText(/Due [A-Z][a-z]{2} \d{1,2}, \d{4}/)
+    await expectAccessible(page, 'shared meeting')
+    await reader.close()
+    await context.close()
+  })
 })
+
 
 test.describe('a new user\'s fourth pass, with speech recognition on the server', () => {
   const served = serveWithMail('sqlite', { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })

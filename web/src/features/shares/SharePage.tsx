@@ -3,7 +3,7 @@
 // link (404) says so.
 import { useCallback, useEffect, useState } from 'react'
 import { ApiError, api, useAction } from '../../lib/api.ts'
-import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ShareView, Transcript, WorkObject } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { loadTranscript } from '../sessions/api.ts'
@@ -57,7 +57,7 @@ export function SharePage({ token }: { token: string }) {
 function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
   wo: WorkObject; comments: ShareView['comments']; canComment: boolean; base: string; onCommented: () => void
 }) {
-  const { t, dateTime } = useI18n()
+  const { t, dateTime, day } = useI18n()
   const [body, setBody] = useState('')
   const [name, setName] = useState('')
   const { busy, error, run } = useAction()
@@ -66,7 +66,13 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
     <article className="work-object" aria-labelledby={headingId}>
       <header><span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span><h3 id={headingId}>{wo.title}</h3></header>
       {wo.summary ? <p>{wo.summary}</p> : null}
-      <p className="meta">{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</p>
+      {/* Who was heard taking it on and by when: what a reader outside the workspace came for. */}
+      <p className="meta" data-testid="shared-meta">
+        <span>{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</span>
+        {wo.proposal?.state === 'pending' ? <span>{t('work.takeover.proposed')}</span> : null}
+        {wo.suggestedOwnerName ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
+        {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
+      </p>
       <ul className="comments">
         {comments.map((comment) => <li key={comment.id}><strong>{comment.authorName}</strong> <span className="muted">{dateTime(comment.createdAt)}</span><p>{comment.body}</p></li>)}
       </ul>
