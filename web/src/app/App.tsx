@@ -158,5 +158,6 @@ function Navigation() {
 function OfflineBanner() {
   const { t } = useI18n()
   const online = useOnline()
-  return <div role="status" className={online ? undefined : 'warning offline-banner'} data-testid="offline-banner">{online ? null : t('app.offline')}</div>
+  // Rendered only while offline (an alert is read out as it appears), so pages keep their own status lines to themselves.
+  return online ? null : <div role="alert" className="warning offline-banner" data-testid="offline-banner">{t('app.offline')}</div>
 }
