@@ -19,6 +19,7 @@
 // members but had no way to add a colleague (the API has one). A meeting recorded elsewhere (a
 // voice memo, a call's export) could only reach Confer through the API. A shared meeting's work
 // said only its stage: not who was heard taking it on, nor by when, nor that it was still a proposal.
+// At phone width the navigation stacked into nine lines: a third of the screen before any content.
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -331,6 +332,22 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(meta).toContainText(/Due [A-Z][a-z]{2} \d{1,2}, \d{4}/)
     await expectAccessible(page, 'shared meeting')
     await reader.close()
+    await context.close()
+  })
+
+  test('at phone width the navigation is one line that scrolls, and every page is still reached', async ({ browser }) => {
+    const { server } = served
+    const { context } = await workspaceContext(browser, served, 'phone-nav')
+    const page = await context.newPage()
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${server.baseUrl}/board`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Work board' })).toBeVisible()
+    const header = await page.locator('header.top').boundingBox()
+    expect(header!.height).toBeLessThan(130)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeVisible()
     await context.close()
   })
 })
