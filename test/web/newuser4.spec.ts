@@ -346,6 +346,9 @@ test.describe('a new user\'s fourth pass', () => {
     expect(header!.height).toBeLessThan(130)
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+    // Opened by its address, a page far along the line has its link scrolled into view.
+    await page.goto(`${server.baseUrl}/billing`)
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' })).toBeInViewport()
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeVisible()
     await context.close()

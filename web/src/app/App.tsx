@@ -131,6 +131,8 @@ function Navigation() {
     ['/search', t('nav.search')], ['/memory', t('nav.memory')], ['/voice', t('nav.voice')], ['/members', t('nav.members')],
   ]
   const isCurrent = (href: string) => (href === '/' ? path === '/' || path.startsWith('/sessions') : path.startsWith(href))
+  // At phone width the navigation is one line that scrolls sideways: the current page's link is brought into it.
+  useEffect(() => { document.querySelector('.top nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }) }, [path, extensions.length])
   return (
     <nav aria-label={t('nav.main')}>
       <ul>
