@@ -20,6 +20,7 @@
 // voice memo, a call's export) could only reach Confer through the API. A shared meeting's work
 // said only its stage: not who was heard taking it on, nor by when, nor that it was still a proposal.
 // At phone width the navigation stacked into nine lines: a third of the screen before any content.
+// A meeting could be neither renamed nor archived from its page (the API does both).
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -351,6 +352,30 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' })).toBeInViewport()
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect(page.getByRole('heading', { name: 'Sign in to Confer' })).toBeVisible()
+    await context.close()
+  })
+
+  test('a meeting is renamed and archived from its page, and restored', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'rename')
+    const session = await spokenMeeting(server, cookie, 'Meeting of Nov 25', [['spk_1', 'Welcome to the retro.']])
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await page.getByRole('button', { name: 'Rename' }).click()
+    await page.getByLabel('Title of the meeting').fill('Sprint 14 retro')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sprint 14 retro')
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.getByRole('button', { name: 'Archive' }).click()
+    await expect(page.getByTestId('session-archived')).toBeVisible()
+    await expectAccessible(page, 'archived session')
+    await page.goto(`${server.baseUrl}/`)
+    await expect(page.getByTestId('sessions-empty')).toBeVisible()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await page.getByRole('button', { name: 'Restore' }).click()
+    await expect(page.getByTestId('session-archived')).toHaveCount(0)
+    await page.goto(`${server.baseUrl}/`)
+    await expect(page.getByRole('link', { name: 'Sprint 14 retro' })).toBeVisible()
     await context.close()
   })
 })

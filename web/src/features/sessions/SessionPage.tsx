@@ -10,6 +10,7 @@ import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
 import { SessionProject } from './SessionProject.tsx'
+import { SessionTitleTools } from './SessionTitle.tsx'
 import { SharePanel } from './SharePanel.tsx'
 import { endSession, loadTranscript } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
@@ -137,6 +138,7 @@ export function SessionPage({ id }: { id: string }) {
         <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot) ? ` · ${lasted(snapshot)}` : ''}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
+      <SessionTitleTools session={snapshot} canEdit={canEdit} />
       <SessionProject session={snapshot} canEdit={canEdit} />
       {snapshot.state === 'recording' && canEdit ? (
         <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => { await endSession(id); invalidate(`/v1/sessions/${id}`) })}>{t('record.end')}</button>
