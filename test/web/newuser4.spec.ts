@@ -20,7 +20,8 @@
 // voice memo, a call's export) could only reach Confer through the API. A shared meeting's work
 // said only its stage: not who was heard taking it on, nor by when, nor that it was still a proposal.
 // At phone width the navigation stacked into nine lines: a third of the screen before any content.
-// A meeting could be neither renamed nor archived from its page (the API does both).
+// A meeting could be neither renamed nor archived from its page (the API does both). An invitation
+// could make neither an admin nor a member of a project, though the API takes both.
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -376,6 +377,30 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(page.getByTestId('session-archived')).toHaveCount(0)
     await page.goto(`${server.baseUrl}/`)
     await expect(page.getByRole('link', { name: 'Sprint 14 retro' })).toBeVisible()
+    await context.close()
+  })
+
+  test('an invitation can make an admin and bring them into a project', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'invite-admin')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Checkout redesign' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/members`)
+    const guest = uniqueEmail('invite-admin-guest')
+    await page.getByLabel('Their email address').fill(guest)
+    await page.getByLabel('Access').selectOption({ label: 'Admin' })
+    await page.getByLabel('Also join a project (optional)').selectOption({ label: 'Checkout redesign' })
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    await expect(page.getByTestId('invite-url')).toBeVisible()
+    await expectAccessible(page, 'members with the invitation choices')
+    const { invitations } = await callJson(server, 'GET', '/v1/workspace/members', cookie)
+    expect(invitations.find((item: { email: string }) => item.email === guest)).toMatchObject({ accessRole: 'admin', projectId: project.id })
+    const link = await page.getByTestId('invite-url').inputValue()
+    const invitee = await browser.newContext()
+    const invitePage = await invitee.newPage()
+    await invitePage.goto(link)
+    await expect(invitePage.getByText('You will join the project Checkout redesign.')).toBeVisible()
+    await invitee.close()
     await context.close()
   })
 })
