@@ -2,7 +2,8 @@
 // summary saying "— Speaker 1" with no hint that it was out of date, and the summary's headline and
 // block titles ("1 action, 1 decision.", "Actions") stayed English in the Chinese interface (the
 // server writes them in the meeting's language); a chat model's brief was never shown at all.
-// "Heard as owner: Speaker 2" stayed English in Chinese (other default labels read "发言人 2").
+// "Heard as owner: Speaker 2" stayed English in Chinese (other default labels read "发言人 2"), and
+// a card's quote of the meeting kept "Speaker 1:" beside a transcript that named her.
 // A notification about one work object opened its session at the top, a long page away from the
 // item; "Bob joined the workspace" opened nothing. A search hit in a transcript opened the meeting
 // at its top, not at the words found, and did not say when the meeting was. A meeting's page said
@@ -41,6 +42,14 @@ async function spokenMeeting(server: RunningServer, cookie: string, title: strin
   return session as { id: string; conversationId: string }
 }
 
+/** The meeting's work is found from all of its segments (its owners heard included). */
+async function workFound(server: RunningServer, cookie: string, session: { id: string }, segments: number) {
+  await expect.poll(async () => {
+    const refinement = await callJson(server, 'GET', `/v1/sessions/${session.id}/work-refinement`, cookie)
+    return refinement.state === 'ready' && refinement.segmentsProcessed >= segments
+  }, { timeout: 30_000 }).toBe(true)
+}
+
 /** The meeting's takeover summary is made. */
 async function summaryReady(server: RunningServer, cookie: string, session: { conversationId: string }) {
   await expect.poll(async () => {
@@ -60,6 +69,10 @@ test.describe('a new user\'s fourth pass', () => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'summary-speaker')
     const session = await spokenMeeting(server, cookie, 'Client call', [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']])
+    await summaryReady(server, cookie, session)
+    // The summary may have been made before the work found its owner: made again once it has.
+    await workFound(server, cookie, session, 2)
+    await callJson(server, 'PATCH', `/v1/sessions/${session.id}/workset`, cookie, { action: 'takeover.refresh', idempotencyKey: crypto.randomUUID() })
     await summaryReady(server, cookie, session)
 
     const page = await context.newPage()
@@ -82,6 +95,19 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(page.getByTestId('takeover-headline')).toHaveText(/^1 action/)
     await expect(summary.getByRole('heading', { name: 'Actions' })).toBeVisible()
     await expectAccessible(page, 'session with its summary')
+
+    // The card's quote of the meeting names its speaker as the transcript does now, here and shared.
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the numbers to the client' })
+    await expect(card.getByTestId('work-summary')).toHaveText(/^Speaker 1: Can you send the numbers to the client\?\nDana Li: Sure/)
+    await callJson(server, 'PATCH', `/v1/sessions/${session.id}/speakers/spk_1`, cookie, { name: 'Sam Park' })
+    await page.reload()
+    await expect(card.getByTestId('work-summary')).toHaveText(/^Sam Park: Can you send the numbers to the client\?\nDana Li: Sure/)
+    const { shareURL } = await callJson(server, 'GET', `/v1/sessions/${session.id}/share`, cookie)
+    const reader = await browser.newContext()
+    const shared = await reader.newPage()
+    await shared.goto(shareURL)
+    await expect(shared.locator('article', { hasText: 'Send the numbers to the client' }).getByTestId('work-summary')).toHaveText(/^Sam Park: Can you send the numbers to the client\?\nDana Li: Sure/)
+    await reader.close()
 
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(page.getByTestId('takeover-headline')).toHaveText(/^1 项行动/)
@@ -323,7 +349,7 @@ test.describe('a new user\'s fourth pass', () => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'share-meta')
     const session = await spokenMeeting(server, cookie, 'Client call', [['spk_1', 'Can you send the numbers to the client?'], ['spk_2', 'Sure, I will send them by Friday.']])
-    await summaryReady(server, cookie, session)
+    await workFound(server, cookie, session, 2)
     const { shareURL } = await callJson(server, 'GET', `/v1/sessions/${session.id}/share`, cookie)
     const reader = await browser.newContext()
     const page = await reader.newPage()

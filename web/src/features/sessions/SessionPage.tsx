@@ -124,6 +124,14 @@ export function SessionPage({ id }: { id: string }) {
     return () => clearTimeout(timer)
   }, [focusWorkObject, sets.data])
 
+  // A work object's quote names its speaker as the transcript does now (work/quote.ts).
+  const segmentOf = useMemo(() => {
+    const byId = new Map(segments.map((segment) => [segment.id, segment]))
+    return (segmentId: string) => {
+      const segment = byId.get(segmentId)
+      return segment ? { speaker: segment.speakerId ? speakers[segment.speakerId] : undefined, text: segment.text } : undefined
+    }
+  }, [segments, speakers])
   const speakerIds = useMemo(() => [...new Set(segments.map((segment) => segment.speakerId).filter((value): value is string => Boolean(value)))], [segments])
 
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
@@ -160,7 +168,7 @@ export function SessionPage({ id }: { id: string }) {
               setSuggestions((map) => without(map, speakerId, undefined))
             }} />
           {canEdit ? <SharePanel sessionId={id} /> : null}
-          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} focusId={focusWorkObject ?? undefined} /> : <p className="muted">{t('common.none')}</p>}
+          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} focusId={focusWorkObject ?? undefined} segmentOf={segmentOf} /> : <p className="muted">{t('common.none')}</p>}
         </section>
       </div>
     </div>

@@ -6,15 +6,18 @@ import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { NEXT_STEPS, STAGES, useComments, useRevisions, work, type NextStep } from './api.ts'
+import { quotedSummary, type SegmentSpeaker } from './quote.ts'
 
 // The runner and external-action panels load with the first opened details, not with the board.
 const RunnerTaskPanel = lazy(() => import('../runners/RunnerTaskPanel.tsx'))
 const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 
-export function WorkObjectCard({ wo, review, members, me, canEdit, focused }: {
+export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segmentOf }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
   /** the object a link (a notification, a source) was opened for: outlined */
   focused?: boolean
+  /** the meeting's segments as the page shows them: a quote in the summary names its speaker as they are called now */
+  segmentOf?: SegmentSpeaker
 }) {
   const { t, day } = useI18n()
   const { busy, error, run } = useAction()
@@ -34,7 +37,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused }: {
         <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
         <h3 id={headingId}>{wo.title}</h3>
       </header>
-      {wo.summary ? <p>{wo.summary}</p> : null}
+      {wo.summary ? <p data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       <p className="meta">
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>

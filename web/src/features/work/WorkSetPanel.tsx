@@ -9,8 +9,9 @@ import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { useMembers, useWorkSet, work } from './api.ts'
 import { WorkObjectCard } from './WorkObjectCard.tsx'
 import { WorkObjectList } from './WorkObjectList.tsx'
+import type { SegmentSpeaker } from './quote.ts'
 
-export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { sessionId: string; workSetId: string; me: string; canEdit: boolean; focusId?: string }) {
+export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId, segmentOf }: { sessionId: string; workSetId: string; me: string; canEdit: boolean; focusId?: string; segmentOf?: SegmentSpeaker }) {
   const { t } = useI18n()
   const detail = useWorkSet(workSetId)
   const members = useMembers()
@@ -58,7 +59,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
       {proposals.length > 0 ? (
         <section aria-labelledby="proposals-title">
           <h2 id="proposals-title">{t('work.proposals')} ({proposals.length})</h2>
-          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} />)}
+          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />)}
         </section>
       ) : null}
       {openClarifications.length > 0 ? (
@@ -77,7 +78,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
         <h2 id="objects-title">{t('work.objects')} ({objects.length})</h2>
         {objects.length === 0 ? <p className="muted">{t('common.none')}</p> : null}
         <WorkObjectList objects={objects} focusId={focusId}
-          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} />} />
+          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />} />
       </section>
     </div>
   )
