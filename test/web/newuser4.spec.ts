@@ -231,7 +231,7 @@ test.describe('a new user\'s fourth pass', () => {
     const link = await page.getByTestId('invite-url').inputValue()
     await page.getByRole('button', { name: 'Copy: Invitation link (works once)' }).click()
     await expect(page.getByText('Copied.')).toBeVisible()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link)
     await expectAccessible(page, 'members with an invitation link')
     // Where it was not mailed (no SMTP_URL, or sending failed: `delivery: link`), the page says whom to send it to.
     await page.route('**/api/v1/workspace/invitations', async (route) => {
@@ -249,7 +249,7 @@ test.describe('a new user\'s fourth pass', () => {
     const shareURL = await page.getByTestId('share-url').inputValue()
     await page.getByRole('button', { name: 'Copy: Share link' }).click()
     await expect(page.getByText('Copied.')).toBeVisible()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareURL)
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(shareURL)
     await context.close()
   })
 
