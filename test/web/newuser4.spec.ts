@@ -22,7 +22,8 @@
 // said only its stage: not who was heard taking it on, nor by when, nor that it was still a proposal.
 // At phone width the navigation stacked into nine lines: a third of the screen before any content.
 // A meeting could be neither renamed nor archived from its page (the API does both). An invitation
-// could make neither an admin nor a member of a project, though the API takes both.
+// could make neither an admin nor a member of a project, though the API takes both. The board
+// mixed every project's work with no way to see one project's.
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -427,6 +428,32 @@ test.describe('a new user\'s fourth pass', () => {
     await invitePage.goto(link)
     await expect(invitePage.getByText('You will join the project Checkout redesign.')).toBeVisible()
     await invitee.close()
+    await context.close()
+  })
+
+  test('the board shows one project\'s work, or the work of no project', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'board-project')
+    const alpha = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Alpha' })
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Beta' })
+    const inAlpha = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Alpha sync', projectId: alpha.id })
+    await callJson(server, 'POST', `/v1/sessions/${inAlpha.id}/workobjects`, cookie, { kind: 'action', title: 'Ship the alpha build' })
+    await callJson(server, 'POST', `/v1/sessions/${inAlpha.id}/end`, cookie, {})
+    const loose = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Hallway' })
+    await callJson(server, 'POST', `/v1/sessions/${loose.id}/workobjects`, cookie, { kind: 'action', title: 'Book the offsite' })
+
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    const cards = page.getByTestId('board-card')
+    await expect(cards).toHaveCount(2)
+    await page.getByLabel('Project').selectOption({ label: 'Alpha' })
+    await expect(page).toHaveURL(`${server.baseUrl}/board?project=${alpha.id}`)
+    await expect(cards).toHaveText([/Ship the alpha build/])
+    await page.getByLabel('Project').selectOption({ label: 'Beta' })
+    await expect(page.getByTestId('board-empty-project')).toHaveText('No accepted work in this project yet.')
+    await page.getByLabel('Project').selectOption({ label: 'No project' })
+    await expect(cards).toHaveText([/Book the offsite/])
+    await expectAccessible(page, 'board of no project')
     await context.close()
   })
 })
