@@ -13,7 +13,8 @@
 // mail showed a link with no word that it had not been emailed, and neither it nor a share link
 // could be copied but by selecting the text. While recording, the page showed a red dot and
 // "37 chunks recorded, 0 waiting to upload": no running time, and a word of the implementation.
-// An untitled meeting was named "Meeting on 2026-11-25 09:02 UTC", English and UTC in any language.
+// An untitled meeting was named "Meeting on 2026-11-25 09:02 UTC", English and UTC in any language,
+// and the recording screen did not say which project it recorded into.
 // Offline, a page opened said "Loading…" for good, nothing said the connection was down, and it
 // stayed so after the connection came back. An answer to "Who sends the release notes?" cited
 // "[1] Transcript 0:24" — neither who said it nor in which meeting. A project's page listed its
@@ -257,15 +258,17 @@ test.describe('a new user\'s fourth pass', () => {
   test('while recording, the page says for how long and whether the audio is saved', async ({ browser }) => {
     test.setTimeout(90_000)
     const { server } = served
-    const { context } = await workspaceContext(browser, served, 'elapsed')
+    const { context, cookie } = await workspaceContext(browser, served, 'elapsed')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Mobile app' })
     const page = await context.newPage()
-    await page.goto(`${server.baseUrl}/record`)
+    await page.goto(`${server.baseUrl}/record?project=${project.id}`)
     // This server takes transcripts from the browser only (STT_ENGINE=client): an upload would get none.
     await expect(page.getByTestId('upload-no-engine')).toContainText('so an uploaded recording would get no transcript')
     await expect(page.getByRole('button', { name: 'Upload and transcribe' })).toBeDisabled()
     await page.getByRole('button', { name: 'Start recording' }).click()
     // Untitled, it is named by when it started, as the reader writes dates (not "Meeting on … UTC").
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Meeting of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M$/)
+    await expect(page.getByTestId('recording-project')).toHaveText('Recording into the project Mobile app.')
     const elapsed = page.getByTestId('elapsed')
     await expect(elapsed).toHaveText(/^Recording · 0:0[2-9]$/, { timeout: 15_000 })
     await expect(page.getByTestId('chunk-status')).toHaveText(/^(Everything recorded so far is saved on the server\.|\d+ s of audio kept in this browser, waiting to upload\.)$/)

@@ -121,6 +121,8 @@ export function RecordPage() {
     navigate(`/sessions/${session.id}`)
   })
 
+  // The project the meeting records into, named while it records (what its memory will learn from).
+  const recordingInto = session?.projectId ? projects.data?.find((project) => project.id === session.projectId) : undefined
   if (!session && !canEdit) {
     // A view member may read and comment; a new meeting would be refused (403).
     return (
@@ -171,6 +173,7 @@ export function RecordPage() {
   return (
     <section>
       <PageTitle title={session.title}>{session.title}</PageTitle>
+      {recordingInto ? <p className="muted" data-testid="recording-project">{t('record.intoProject', { project: recordingInto.name })}</p> : null}
       <div className="card recording">
         <p className="rec-time"><span className="rec-dot" aria-hidden="true">●</span> <span role="timer" data-testid="elapsed">{t('record.elapsed', { time: formatMs(elapsed) })}</span></p>
         <label htmlFor="level">{t('record.level')}</label>
