@@ -24,7 +24,8 @@
 // At phone width the navigation stacked into nine lines: a third of the screen before any content.
 // A meeting could be neither renamed nor archived from its page (the API does both). An invitation
 // could make neither an admin nor a member of a project, though the API takes both. The board
-// mixed every project's work with no way to see one project's.
+// mixed every project's work with no way to see one project's. Work the meeting heard a member
+// take on ("Sam, can you…") named them but took the assign menu to give it to them.
 import { expect, test, type Page } from '@playwright/test'
 import { MEETING_WAV } from '../../playwright.config.ts'
 import { callJson, type RunningServer } from '../e2e/server.ts'
@@ -458,6 +459,34 @@ test.describe('a new user\'s fourth pass', () => {
     await expect(cards).toHaveText([/Book the offsite/])
     await expectAccessible(page, 'board of no project')
     await context.close()
+  })
+
+  test('work the meeting heard a member take on is assigned to them in one click', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const owner = await workspaceContext(browser, served, 'assign-heard-owner')
+    const memberEmail = uniqueEmail('assign-heard-sam')
+    const invitation = await callJson(server, 'POST', '/v1/workspace/invitations', owner.cookie, { email: memberEmail })
+    const member = await browser.newContext()
+    const memberCookie = await signInContext(member, server, served.mail, memberEmail)
+    await callJson(server, 'POST', `/v1/invitations/${invitation.inviteURL.split('/invite/')[1]}/accept`, memberCookie, {})
+    await callJson(server, 'PATCH', '/v1/account/profile', memberCookie, { name: 'Sam Park' })
+    const samId = (await callJson(server, 'GET', '/v1/account/current', memberCookie)).account.id
+    const session = await spokenMeeting(server, owner.cookie, 'Client call', [['spk_1', 'Sam, can you send the numbers to the client by Friday?'], ['spk_2', 'Sure, I will send them.']])
+    await workFound(server, owner.cookie, session, 2)
+
+    const page = await owner.context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the numbers to the client' })
+    await card.getByRole('button', { name: 'Accept' }).click()
+    await card.getByRole('button', { name: 'Assign to Sam Park' }).click()
+    await expect(card.locator('.meta')).toContainText('Owner: Sam Park')
+    await expect(card.getByTestId('assign-heard')).toHaveCount(0)
+    const { workSets } = await callJson(server, 'GET', `/v1/conversations/${session.conversationId}/workset`, owner.cookie)
+    const set = await callJson(server, 'GET', `/v1/worksets/${workSets[0].id}`, owner.cookie)
+    expect(set.workObjects.find((wo: { title: string }) => wo.title.startsWith('Send the numbers')).ownerId).toBe(samId)
+    await member.close()
+    await owner.context.close()
   })
 })
 

@@ -71,6 +71,11 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
               {(['todo', 'in-progress', 'blocked', 'done'] as const).map((state) => <option key={state} value={state}>{t(`work.resp.${state}` as MessageKey)}</option>)}
             </select>
           </label>
+          {/* The member the meeting heard taking it on is one assignment away. */}
+          {!wo.ownerId && wo.suggestedOwnerId && wo.suggestedOwnerId !== me && members.some((member) => member.accountId === wo.suggestedOwnerId) ? (
+            <button type="button" className="primary" disabled={busy} data-testid="assign-heard"
+              onClick={() => void run(() => work.assign(wo, { action: 'assign', userId: wo.suggestedOwnerId! }))}>{t('work.assignHeard', { name: nameOf(wo.suggestedOwnerId) })}</button>
+          ) : null}
           {wo.ownerId === me
             ? <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'release' }))}>{t('work.release')}</button>
             : <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'claim' }))}>{t('work.claim')}</button>}
