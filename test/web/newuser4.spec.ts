@@ -515,6 +515,8 @@ test.describe('a new user\'s fourth pass, with speech recognition on the server'
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Weekly sync (phone recording)')
     await expect(page.getByTestId('session-state')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 })
     await expect(page.getByTestId('transcript')).toContainText(/send the report/i)
+    // Forgetting a voice says what it does (it read "Not me / opt out" beside every speaker, whoever reads).
+    await expect(page.getByTestId('speaker').first().getByRole('button', { name: 'Stop recognising this voice' })).toBeVisible()
     const [session] = await callJson(server, 'GET', '/v1/sessions', cookie)
     expect(session).toMatchObject({ title: 'Weekly sync (phone recording)', projectId: project.id })
     await context.close()
