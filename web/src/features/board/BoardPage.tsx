@@ -2,7 +2,7 @@
 // owner, or only the caller's; each card says when it is due (overdue marked) and whether it is
 // blocked or done, and opens the item on its meeting's page; one project's work on its own. It reads the work sets of the most recent sessions.
 import { useEffect, useState } from 'react'
-import { ApiError, api, useResource } from '../../lib/api.ts'
+import { ApiError, api } from '../../lib/api.ts'
 import { navigate, useLocation } from '../../app/router.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { Project, SessionSnapshot, WorkObject, WorkSetDetail } from '../../lib/types.ts'
@@ -31,7 +31,10 @@ export function BoardPage() {
   // The project shown (`?project=`, kept in the address): all of them, one, or none ("none").
   const { query } = useLocation()
   const project = query.get('project') ?? ''
-  const projects = useResource<Project[]>('/v1/projects?status=active')
+  // Read with the board, not through the shared cache: another page's projects stay its own to load.
+  const [projectList, setProjects] = useState<Project[]>()
+  useEffect(() => { api.get<Project[]>('/v1/projects?status=active').then(setProjects, () => setProjects([])) }, [])
+  const projects = { data: projectList }
   const items = all?.filter((wo) => !project || (project === 'none' ? !wo.projectId : wo.projectId === project))
   const [error, setError] = useState<string>()
   const members = useMembers()
