@@ -60,7 +60,8 @@ test.describe('a new user\'s third pass', () => {
     const kinds = await items.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-kind')))
     expect(kinds.length).toBeGreaterThanOrEqual(4)
     for (const text of await items.allInnerTexts()) expect(text).not.toMatch(/\b(workobject|comment|review)\.[a-z.-]+/)
-    await expect(items.first().getByRole('link')).toHaveAttribute('href', `/sessions/${session.id}`)
+    // It opens the session at the work object it is about (newuser4.spec.ts).
+    await expect(items.first().getByRole('link')).toHaveAttribute('href', `/sessions/${session.id}?workObject=${action.id}`)
     await expectAccessible(page, 'notifications')
 
     await page.getByLabel('Language').selectOption('zh-Hans')

@@ -12,6 +12,7 @@ import { problems } from '../../platform/http/problem.ts'
 import { TAGS } from '../../platform/http/tags.ts'
 import { summarizeForItem } from './summary.ts'
 import { answerQuestion } from './ask.ts'
+import { withSourceContext } from './source-context.ts'
 import { warmSentenceModel } from './sentence-model.ts'
 import { AnswerSource, SearchAnswer } from './schemas.ts'
 
@@ -60,7 +61,10 @@ function answerRoute(base: FastifyInstance, deps: AppDeps) {
       response: { 200: SearchAnswer, ...problems(400, 401, 403, 404, 429) },
     },
     config: { access: 'view' },
-  }, (request) => answerQuestion(deps, memberOf(request).membership, request.body, request.log))
+  }, async (request) => {
+    const { membership } = memberOf(request)
+    return withSourceContext(deps, membership.workspaceId, await answerQuestion(deps, membership, request.body, request.log))
+  })
 }
 
 export function answersModule(deps: AppDeps): FastifyPluginAsync {

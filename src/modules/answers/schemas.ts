@@ -13,6 +13,8 @@ export const AnswerSource = Type.Object({
   title: Type.Optional(Type.String()),
   path: Type.Optional(Type.String({ description: 'file: path in the codebase.' })),
   line: Type.Optional(Type.Integer({ description: 'file: 1-based line.' })),
+  speaker: Type.Optional(Type.String({ description: 'segment: who said it, as the session names the speaker now ("Speaker 2", "Dana Li").' })),
+  sessionTitle: Type.Optional(Type.String({ description: 'segment, work-object: the title of the meeting it comes from.' })),
 }, { $id: 'WorkspaceMemoryAnswerSource' })
 
 export const SearchAnswer = Type.Object({

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
 import { transcriptRoutes } from './routes.ts'
 export {
-  countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, listSegments, listSpeakers,
+  countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, listSegments, listSpeakers, segmentSpeakerLabels,
   type SegmentRow, type SpeakerRow,
 } from './repo.ts'
 export { transcribeSession } from './pipeline.ts'

@@ -38,6 +38,16 @@ export async function findWorkspaceSegments(db: Db | Executor, workspaceId: stri
   return rows.map(toSegmentRow)
 }
 
+/** Who said each of the workspace's segments among `ids`, as the session names them now ("Speaker 2", "Dana Li"); segments without a speaker are left out. */
+export async function segmentSpeakerLabels(db: Db | Executor, workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('transcript_segments as segment')
+    .innerJoin('session_speakers as speaker', (join) => join.onRef('speaker.session_id', '=', 'segment.session_id').onRef('speaker.speaker_id', '=', 'segment.speaker_id'))
+    .select(['segment.id as id', 'speaker.label as label'])
+    .where('segment.workspace_id', '=', workspaceId).where('segment.id', 'in', [...new Set(ids)]).execute()
+  return new Map(rows.map((row) => [row.id, row.label]))
+}
+
 /** The segments of one session among `ids` (ids of other sessions or workspaces are left out). */
 export async function findSessionSegments(db: Db | Executor, sessionId: string, ids: readonly string[]) {
   if (ids.length === 0) return []

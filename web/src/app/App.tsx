@@ -1,7 +1,7 @@
 // The app shell: who is signed in (GET /v1/account/current), the navigation with the live unread
 // count, and the page for the current path. Public pages (share, invite) render without a session.
 import { lazy, Suspense, useEffect } from 'react'
-import { clearCache, invalidate, peek, signedOut } from '../lib/api.ts'
+import { clearCache, invalidate, peek, signedOut, useOnline } from '../lib/api.ts'
 import { LOCALES, setLocale, useI18n, type Locale } from '../lib/i18n.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../lib/ui.tsx'
 import { SignIn } from '../features/auth/SignIn.tsx'
@@ -114,6 +114,7 @@ function Frame({ children, nav }: { children: React.ReactNode; nav?: boolean }) 
           </select>
         </label>
       </header>
+      <OfflineBanner />
       <main id="main">{children}</main>
     </>
   )
@@ -130,6 +131,8 @@ function Navigation() {
     ['/search', t('nav.search')], ['/memory', t('nav.memory')], ['/voice', t('nav.voice')], ['/members', t('nav.members')],
   ]
   const isCurrent = (href: string) => (href === '/' ? path === '/' || path.startsWith('/sessions') : path.startsWith(href))
+  // At phone width the navigation is one line that scrolls sideways: the current page's link is brought into it.
+  useEffect(() => { document.querySelector('.top nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }) }, [path, extensions.length])
   return (
     <nav aria-label={t('nav.main')}>
       <ul>
@@ -151,4 +154,12 @@ function Navigation() {
       </ul>
     </nav>
   )
+}
+
+/** While the browser is offline: said once, above every page. */
+function OfflineBanner() {
+  const { t } = useI18n()
+  const online = useOnline()
+  // Rendered only while offline (an alert is read out as it appears), so pages keep their own status lines to themselves.
+  return online ? null : <div role="alert" className="warning offline-banner" data-testid="offline-banner">{t('app.offline')}</div>
 }

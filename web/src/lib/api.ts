@@ -138,6 +138,21 @@ export function useResource<T>(path: string | null): { data?: T; error?: ApiErro
 
 export function clearCache() { cache.clear(); early.clear(); changed.emit() }
 
+/** Ask again for every cached GET that failed (the connection came back). */
+export function retryFailed() {
+  for (const [path, entry] of cache) if (entry.error && !entry.loading) load(path)
+}
+
+// The browser's idea of the connection: said on every page while it is down (pages waiting on a
+// request would otherwise say "Loading…" for good), and what failed meanwhile is asked again once
+// it is back.
+const connectivity = emitter()
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => connectivity.emit())
+  window.addEventListener('online', () => { connectivity.emit(); retryFailed() })
+}
+export const useOnline = () => useSyncExternalStore(connectivity.on, () => navigator.onLine)
+
 /** What the cache holds for a path now, without subscribing or loading. */
 export function peek<T>(path: string): { data?: T; error?: ApiError; loading: boolean } | undefined {
   const entry = cache.get(path)

@@ -1,22 +1,25 @@
 // The work board across sessions: accepted work objects (not pending proposals) by stage, by
-// owner, or only the caller's. It reads the work sets of the most recent sessions.
+// owner, or only the caller's; each card says when it is due (overdue marked) and whether it is
+// blocked or done, and opens the item on its meeting's page; one project's work on its own. It reads the work sets of the most recent sessions.
 import { useEffect, useState } from 'react'
 import { ApiError, api } from '../../lib/api.ts'
+import { navigate, useLocation } from '../../app/router.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
-import type { SessionSnapshot, WorkObject, WorkSetDetail } from '../../lib/types.ts'
+import type { Project, SessionSnapshot, WorkObject, WorkSetDetail } from '../../lib/types.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { STAGES, useMembers, type ConversationWorkSets } from '../work/api.ts'
 
 type View = 'stage' | 'owner' | 'mine'
-type Item = WorkObject & { sessionTitle: string }
+type Item = WorkObject & { sessionTitle: string; projectId?: string }
 
 async function loadBoard(): Promise<Item[]> {
   const sessions = await api.get<SessionSnapshot[]>('/v1/sessions?limit=50')
   const perSession = await Promise.all(sessions.map(async (session) => {
     const sets = await api.get<ConversationWorkSets>(`/v1/conversations/${session.conversationId}/workset`)
     const details = await Promise.all(sets.workSets.map((set) => api.get<WorkSetDetail>(`/v1/worksets/${set.id}`)))
-    return details.flatMap((detail) => detail.workObjects.map((wo) => ({ ...wo, sessionTitle: session.title })))
+    // An item's project: where it is headed, else its meeting's (as its actions and memory count it).
+    return details.flatMap((detail) => detail.workObjects.map((wo) => ({ ...wo, sessionTitle: session.title, projectId: wo.targetProjectId ?? session.projectId })))
   }))
   return perSession.flat().filter((wo) => !wo.proposal || wo.proposal.state === 'accepted' || wo.proposal.kind === 'revision')
 }
@@ -24,7 +27,15 @@ async function loadBoard(): Promise<Item[]> {
 export function BoardPage() {
   const { t } = useI18n()
   const [view, setView] = useState<View>('stage')
-  const [items, setItems] = useState<Item[]>()
+  const [all, setItems] = useState<Item[]>()
+  // The project shown (`?project=`, kept in the address): all of them, one, or none ("none").
+  const { query } = useLocation()
+  const project = query.get('project') ?? ''
+  // Read with the board, not through the shared cache: another page's projects stay its own to load.
+  const [projectList, setProjects] = useState<Project[]>()
+  useEffect(() => { api.get<Project[]>('/v1/projects?status=active').then(setProjects, () => setProjects([])) }, [])
+  const projects = { data: projectList }
+  const items = all?.filter((wo) => !project || (project === 'none' ? !wo.projectId : wo.projectId === project))
   const [error, setError] = useState<string>()
   const members = useMembers()
   const me = useCurrentAccount().data?.account.id
@@ -54,8 +65,21 @@ export function BoardPage() {
           </button>
         ))}
       </div>
+      {projects.data && projects.data.length > 0 ? (
+        <label className="inline">
+          {t('board.project')}{' '}
+          <select value={project} onChange={(event) => navigate(event.target.value ? `/board?project=${encodeURIComponent(event.target.value)}` : '/board')}>
+            <option value="">{t('board.allProjects')}</option>
+            {projects.data.map((item) => <option key={item.id} value={item.id}>{item.name}</option>)}
+            <option value="none">{t('board.noProject')}</option>
+          </select>
+        </label>
+      ) : null}
       <ErrorLine error={error} />
-      {items && items.length === 0 ? (
+      {items && items.length === 0 && project ? (
+        <p className="muted" data-testid="board-empty-project">{t('board.emptyProject')}</p>
+      ) : null}
+      {items && items.length === 0 && !project ? (
         <p className="muted" data-testid="board-empty">{t('board.empty')} <Link href="/record">{t('board.record')}</Link></p>
       ) : null}
       {items && items.length > 0 && view === 'mine' && !items.some((wo) => wo.ownerId === me) ? (
@@ -68,10 +92,11 @@ export function BoardPage() {
               <h2>{column.title} <span className="muted">({column.items.length})</span></h2>
               <ul>
                 {column.items.map((wo) => (
-                  <li key={wo.id} className="card">
+                  <li key={wo.id} className="card" data-testid="board-card">
                     <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>{' '}
-                    <Link href={`/sessions/${wo.sessionId}`}>{wo.title}</Link>
+                    <Link href={`/sessions/${wo.sessionId}?workObject=${encodeURIComponent(wo.id)}`}>{wo.title}</Link>
                     <p className="muted">{wo.sessionTitle}{wo.ownerId ? ` · ${nameOf(wo.ownerId)}` : ''}</p>
+                    <DueAndProgress wo={wo} />
                   </li>
                 ))}
               </ul>
@@ -80,5 +105,26 @@ export function BoardPage() {
         </div>
       )}
     </section>
+  )
+}
+
+/** Today as a calendar date where the reader is (due dates are days, not instants). */
+const today = () => {
+  const now = new Date()
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+}
+
+/** When the item is due (overdue said so unless it is done) and, when it is stuck or finished, its progress. */
+function DueAndProgress({ wo }: { wo: WorkObject }) {
+  const { t, day } = useI18n()
+  const state = wo.responsibility.state
+  const overdue = Boolean(wo.dueDate && wo.dueDate < today() && state !== 'done' && wo.stage !== 'accepted')
+  if (!wo.dueDate && state !== 'blocked' && state !== 'done') return null
+  return (
+    <p className="small">
+      {wo.dueDate ? <span className={overdue ? 'overdue' : undefined} data-testid="board-due">{t(overdue ? 'board.overdue' : 'work.due', { date: day(wo.dueDate) })}</span> : null}
+      {wo.dueDate && (state === 'blocked' || state === 'done') ? ' · ' : null}
+      {state === 'blocked' || state === 'done' ? <span data-testid="board-progress">{t(`work.resp.${state}` as MessageKey)}</span> : null}
+    </p>
   )
 }

@@ -1,16 +1,18 @@
 // Record a meeting: choose what to capture, record in 1 s chunks into the durable queue, watch
-// the input level and the live transcript, end the session once every chunk is uploaded.
+// how long it has run, the input level, what is saved, and the live transcript; end the session
+// once every chunk is uploaded.
 import { useEffect, useRef, useState } from 'react'
 import { guardLeaving, navigate, useLocation } from '../../app/router.ts'
 import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
 import { translate, useI18n } from '../../lib/i18n.ts'
 import type { CaptureMode, Project, SessionCreateResult, SessionSnapshot } from '../../lib/types.ts'
-import { ErrorLine, Link, PageTitle } from '../../lib/ui.tsx'
+import { ErrorLine, formatMs, Link, PageTitle } from '../../lib/ui.tsx'
 import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
-import { canCaptureSystemAudio, CaptureRefused, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
+import { UploadRecording } from './UploadRecording.tsx'
+import { canCaptureSystemAudio, CaptureRefused, CHUNK_MS, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
 // The meeting this browser is recording for an account, kept until it is ended here: coming back to
 // Record after leaving the page says that it is still open (Start continues it: reusedExisting).
@@ -63,6 +65,14 @@ export function RecordPage() {
     return () => cancelAnimationFrame(frame)
   }, [session])
   useEffect(() => () => { void recording.current?.stop() }, [])
+  // How long this recording has run, shown as it goes (a second at a time).
+  const [elapsed, setElapsed] = useState(0)
+  useEffect(() => {
+    if (!session) return
+    const started = Date.now()
+    const timer = window.setInterval(() => setElapsed(Date.now() - started), 1000)
+    return () => window.clearInterval(timer)
+  }, [session])
   // Leaving the page stops the microphone: while a meeting records, a link or a reload asks first.
   useEffect(() => {
     if (!session) return
@@ -83,7 +93,10 @@ export function RecordPage() {
     }
     let created: SessionCreateResult
     try {
-      created = await createSession({ captureMode: mode, ...(title.trim() ? { title: title.trim() } : {}), ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
+      // Untitled: named by when it starts, in the reader's language and time zone (the server's
+      // default is English and UTC).
+      const named = title.trim() || t('record.defaultTitle', { date: dateTime(new Date().toISOString()) })
+      created = await createSession({ captureMode: mode, title: named, ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
     } catch (caught) {
       devices.close()
       throw caught
@@ -108,6 +121,8 @@ export function RecordPage() {
     navigate(`/sessions/${session.id}`)
   })
 
+  // The project the meeting records into, named while it records (what its memory will learn from).
+  const recordingInto = session?.projectId ? projects.data?.find((project) => project.id === session.projectId) : undefined
   if (!session && !canEdit) {
     // A view member may read and comment; a new meeting would be refused (403).
     return (
@@ -151,18 +166,21 @@ export function RecordPage() {
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
         <ErrorLine error={error} />
+        <UploadRecording title={title} projectId={projectId && projects.data?.some((project) => project.id === projectId) ? projectId : undefined} />
       </section>
     )
   }
   return (
     <section>
       <PageTitle title={session.title}>{session.title}</PageTitle>
+      {recordingInto ? <p className="muted" data-testid="recording-project">{t('record.intoProject', { project: recordingInto.name })}</p> : null}
       <div className="card recording">
-        <p className="rec-dot" aria-hidden="true">●</p>
+        <p className="rec-time"><span className="rec-dot" aria-hidden="true">●</span> <span role="timer" data-testid="elapsed">{t('record.elapsed', { time: formatMs(elapsed) })}</span></p>
         <label htmlFor="level">{t('record.level')}</label>
         <meter id="level" ref={meter} min={0} max={1} low={0.05} high={0.8} optimum={0.3} value={0} />
+        {/* Chunks are a second each: what waits is said in seconds of audio, not in chunks. */}
         <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
-          {t('record.chunks', { recorded, pending: upload?.pending ?? 0 })}
+          {(upload?.pending ?? 0) === 0 ? t('record.allSaved') : t('record.waitingSeconds', { seconds: Math.round((upload?.pending ?? 0) * CHUNK_MS / 1000) })}
         </p>
         {session.reusedExisting ? <p className="warning" role="status" data-testid="reused-session">{t('record.reused', { time: dateTime(session.startedAt) })}</p> : null}
         {noSystemAudio ? <p className="warning" role="status" data-testid="no-system-audio">{t('record.noSystemAudio')}</p> : null}

@@ -1,10 +1,11 @@
-// Workspace members and invitations: a manager invites by email and gets the link to share; each
+// Workspace members and invitations: a manager invites by email and gets the link to share (told
+// whether it was mailed, with a Copy button); each
 // member gives the name colleagues see.
 import { useState } from 'react'
-import { api, invalidate, useAction } from '../../lib/api.ts'
+import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
-import type { CreateInvitationInput, InvitationResult, WorkspaceInvitation } from '../../lib/types.ts'
-import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
+import type { CreateInvitationInput, InvitationResult, Project, WorkspaceInvitation } from '../../lib/types.ts'
+import { CopyField, ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { YourName } from '../auth/YourName.tsx'
 import { useMembers } from '../work/api.ts'
@@ -15,11 +16,14 @@ export function MembersPage() {
   const current = useCurrentAccount()
   const [email, setEmail] = useState('')
   const [permission, setPermission] = useState<'edit' | 'view'>('edit')
+  const [accessRole, setAccessRole] = useState<'member' | 'admin'>('member')
+  const [projectId, setProjectId] = useState('')
+  const projects = useResource<Project[]>('/v1/projects?status=active')
   const [created, setCreated] = useState<InvitationResult>()
   const { busy, error, run } = useAction()
   const isManager = current.data?.membership?.accessRole === 'owner' || current.data?.membership?.accessRole === 'admin'
   const invite = () => run(async () => {
-    const input: CreateInvitationInput = { email: email.trim(), contentPermission: permission }
+    const input: CreateInvitationInput = { email: email.trim(), contentPermission: permission, accessRole, ...(projectId ? { projectId } : {}) }
     setCreated(await api.post<InvitationResult>('/v1/workspace/invitations', input))
     setEmail('')
     invalidate('/v1/workspace/members')
@@ -38,12 +42,26 @@ export function MembersPage() {
             <option value="edit">{t('members.permission.edit')}</option>
             <option value="view">{t('members.permission.view')}</option>
           </select>
+          <label htmlFor="invite-role">{t('members.accessRole')}</label>
+          <select id="invite-role" value={accessRole} aria-describedby="invite-role-hint" onChange={(event) => setAccessRole(event.target.value as 'member' | 'admin')}>
+            <option value="member">{t('members.role.member')}</option>
+            <option value="admin">{t('members.role.admin')}</option>
+          </select>
+          <p className="muted small" id="invite-role-hint">{t('members.accessRoleHint')}</p>
+          {projects.data && projects.data.length > 0 ? (
+            <>
+              <label htmlFor="invite-project">{t('members.project')}</label>
+              <select id="invite-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
+                <option value="">{t('members.noProject')}</option>
+                {projects.data.map((project) => <option key={project.id} value={project.id}>{project.name}</option>)}
+              </select>
+            </>
+          ) : null}
           <button type="submit" className="primary" disabled={busy}>{t('members.send')}</button>
           {created ? (
             <div role="status">
-              {created.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
-              <label htmlFor="invite-url">{t('members.link')}</label>
-              <input id="invite-url" readOnly value={created.inviteURL} data-testid="invite-url" onFocus={(event) => event.target.select()} />
+              <p data-testid="invite-delivery">{created.delivery === 'email' ? t('members.mailed') : t('members.notMailed', { email: created.invitation.email })}</p>
+              <CopyField id="invite-url" label={t('members.link')} value={created.inviteURL} testId="invite-url" />
             </div>
           ) : null}
           <ErrorLine error={error} />
@@ -104,9 +122,8 @@ function PendingInvitation({ invitation, canManage }: { invitation: WorkspaceInv
       ) : null}
       {renewed ? (
         <div role="status">
-          {renewed.delivery === 'email' ? <p>{t('members.mailed')}</p> : null}
-          <label htmlFor={linkId}>{t('members.newLinkShown', { email: invitation.email })}</label>
-          <input id={linkId} readOnly value={renewed.inviteURL} data-testid="renewed-invite-url" onFocus={(event) => event.target.select()} />
+          <p>{renewed.delivery === 'email' ? t('members.mailed') : t('members.notMailed', { email: invitation.email })}</p>
+          <CopyField id={linkId} label={t('members.newLinkShown', { email: invitation.email })} value={renewed.inviteURL} testId="renewed-invite-url" />
         </div>
       ) : null}
       <ErrorLine error={error} />

@@ -1,5 +1,6 @@
-// A list of sources: the quote, what kind of source it is, and a link that opens it.
-import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+// A list of sources: the quote, what kind of source it is (for a passage of a meeting: which meeting,
+// who said it), and a link that opens it.
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { AnswerSource, MemorySource } from '../../lib/types.ts'
 import { formatMs, Link } from '../../lib/ui.tsx'
 import { sourceHref } from './api.ts'
@@ -8,8 +9,11 @@ export function SourceLine({ source, number }: { source: MemorySource | AnswerSo
   const { t } = useI18n()
   const target = sourceHref(source)
   const kind = t(`memory.source.${source.kind}` as MessageKey)
+  // An answer's passage says which meeting it is from and who said it (answers/source-context.ts).
+  const { sessionTitle, speaker } = source as AnswerSource
+  const said = [sessionTitle, speaker ? speakerName(speaker) : undefined].filter(Boolean).map((part) => ` · ${part}`).join('')
   const where = source.kind === 'segment' && source.startMs !== undefined ? ` ${formatMs(source.startMs)}` : source.kind === 'file' && source.path ? ` ${source.path}${source.line ? `:${source.line}` : ''}` : ''
-  const label = `${number !== undefined ? `[${number}] ` : ''}${kind}${where}${source.title ? ` · ${source.title}` : ''}`
+  const label = `${number !== undefined ? `[${number}] ` : ''}${kind}${said}${where}${source.title ? ` · ${source.title}` : ''}`
   return (
     <li className="source">
       {target ? (target.external

@@ -61,8 +61,11 @@ export function describe(notification: CollaborationNotification): string {
 
 export function linkOf(notification: CollaborationNotification): string | undefined {
   const data = notification.data as { sessionId?: string; workObjectId?: string; projectId?: string }
+  // About one work object: its session opened at it (the page scrolls to it), not at the top.
+  if (data.sessionId && data.workObjectId) return `/sessions/${data.sessionId}?workObject=${encodeURIComponent(data.workObjectId)}`
   if (data.sessionId) return `/sessions/${data.sessionId}`
   if (notification.kind === 'project.added' && data.projectId) return `/projects/${data.projectId}`
   if (data.workObjectId) return '/board'
+  if (notification.kind === 'invitation.accepted') return '/members'
   return undefined
 }

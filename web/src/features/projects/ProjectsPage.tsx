@@ -7,6 +7,7 @@ import type { CreateProjectInput, Project, ProjectDetail, ProjectMembership, Pro
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCanEdit } from '../auth/api.ts'
 import { SessionList } from '../sessions/SessionsPage.tsx'
+import { AddProjectMember } from './AddMember.tsx'
 
 const ROLES: ProjectRole[] = ['product', 'design', 'engineering', 'operations', 'project-management', 'other']
 
@@ -109,8 +110,9 @@ export function ProjectPage({ id }: { id: string }) {
         </select>
         <button type="submit" disabled={busy}>{t('projects.join')}</button>
       </form>
+      {canEdit && project.status === 'active' ? <AddProjectMember projectId={id} inProject={members.data ?? []} roles={ROLES} /> : null}
       <h2>{t('sessions.title')}</h2>
-      <SessionList sessions={detail.data.sessions} />
+      <SessionList sessions={detail.data.sessions} empty={t('projects.noSessions')} />
     </section>
   )
 }

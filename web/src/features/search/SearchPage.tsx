@@ -1,4 +1,5 @@
-// Session search: titles and transcripts (GET /v1/search/sessions?q=…), the query kept in the URL.
+// Session search: titles and transcripts (GET /v1/search/sessions?q=…), the query kept in the URL;
+// a transcript match links to the words found.
 import { useEffect, useState } from 'react'
 import { navigate, useLocation } from '../../app/router.ts'
 import { useAction } from '../../lib/api.ts'
@@ -8,7 +9,7 @@ import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
 import { searchSessions } from '../sessions/api.ts'
 
 export function SearchPage() {
-  const { t } = useI18n()
+  const { t, dateTime } = useI18n()
   const { query } = useLocation()
   const q = query.get('q') ?? ''
   const [text, setText] = useState(q)
@@ -30,7 +31,11 @@ export function SearchPage() {
             {result.sessions.map((session) => (
               <li key={session.id}>
                 <Link href={`/sessions/${session.id}`}>{session.title}</Link>
-                <p className="snippet">{snippet(session.search.snippet)}</p>
+                <span className="muted"> · {dateTime(session.startedAt)}</span>
+                {/* A match in the transcript opens the meeting at the words found. */}
+                <p className="snippet">{session.search.segmentId
+                  ? <Link href={`/sessions/${session.id}?segment=${encodeURIComponent(session.search.segmentId)}`}>{snippet(session.search.snippet)}</Link>
+                  : snippet(session.search.snippet)}</p>
               </li>
             ))}
           </ul>

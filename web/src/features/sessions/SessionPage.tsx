@@ -10,11 +10,13 @@ import { useCurrentAccount } from '../auth/api.ts'
 import { useConversationWorkSets, workSetPath } from '../work/api.ts'
 import { WorkSetPanel } from '../work/WorkSetPanel.tsx'
 import { SessionProject } from './SessionProject.tsx'
+import { SessionTitleTools } from './SessionTitle.tsx'
 import { SharePanel } from './SharePanel.tsx'
 import { endSession, loadTranscript } from './api.ts'
 import { useSegments, type LiveSegment } from './LiveTranscript.tsx'
 import { TranscriptList } from './TranscriptList.tsx'
 import { SpeakersPanel } from './SpeakersPanel.tsx'
+import { lasted } from './SessionsPage.tsx'
 import { useLocation } from '../../app/router.ts'
 
 type Suggestion = { identityId: string; displayName: string; score: number }
@@ -30,7 +32,7 @@ function without<T>(map: Record<string, T>, key: string, value: T | undefined): 
 type Refinement = { state: 'running' | 'ready' | 'failed'; segmentsProcessed: number; itemsFound: number; lastError?: string }
 
 export function SessionPage({ id }: { id: string }) {
-  const { t } = useI18n()
+  const { t, dateTime } = useI18n()
   const session = useResource<SessionSnapshot>(`/v1/sessions/${id}`)
   const current = useCurrentAccount()
   const sets = useConversationWorkSets(session.data?.conversationId)
@@ -122,6 +124,14 @@ export function SessionPage({ id }: { id: string }) {
     return () => clearTimeout(timer)
   }, [focusWorkObject, sets.data])
 
+  // A work object's quote names its speaker as the transcript does now (work/quote.ts).
+  const segmentOf = useMemo(() => {
+    const byId = new Map(segments.map((segment) => [segment.id, segment]))
+    return (segmentId: string) => {
+      const segment = byId.get(segmentId)
+      return segment ? { speaker: segment.speakerId ? speakers[segment.speakerId] : undefined, text: segment.text } : undefined
+    }
+  }, [segments, speakers])
   const speakerIds = useMemo(() => [...new Set(segments.map((segment) => segment.speakerId).filter((value): value is string => Boolean(value)))], [segments])
 
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
@@ -133,8 +143,10 @@ export function SessionPage({ id }: { id: string }) {
       <PageTitle title={snapshot.title}>{snapshot.title}</PageTitle>
       <p className="meta">
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
+        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot) ? ` · ${lasted(snapshot)}` : ''}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
+      <SessionTitleTools session={snapshot} canEdit={canEdit} />
       <SessionProject session={snapshot} canEdit={canEdit} />
       {snapshot.state === 'recording' && canEdit ? (
         <button type="button" className="danger" disabled={busy} onClick={() => void run(async () => { await endSession(id); invalidate(`/v1/sessions/${id}`) })}>{t('record.end')}</button>
@@ -156,7 +168,7 @@ export function SessionPage({ id }: { id: string }) {
               setSuggestions((map) => without(map, speakerId, undefined))
             }} />
           {canEdit ? <SharePanel sessionId={id} /> : null}
-          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} focusId={focusWorkObject ?? undefined} /> : <p className="muted">{t('common.none')}</p>}
+          {workSetId ? <WorkSetPanel sessionId={id} workSetId={workSetId} me={me} canEdit={canEdit} focusId={focusWorkObject ?? undefined} segmentOf={segmentOf} /> : <p className="muted">{t('common.none')}</p>}
         </section>
       </div>
     </div>

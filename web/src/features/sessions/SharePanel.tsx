@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import type { ShareLink } from '../../lib/types.ts'
-import { ErrorLine } from '../../lib/ui.tsx'
+import { CopyField, ErrorLine } from '../../lib/ui.tsx'
 import { getShare, peekShare, revokeShare, updateShare } from './api.ts'
 
 export function SharePanel({ sessionId }: { sessionId: string }) {
@@ -23,8 +23,7 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
       <h2 id="share-title">{t('session.share')}</h2>
       {link ? (
         <>
-          <label htmlFor="share-url">{t('session.shareLink')}</label>
-          <input id="share-url" readOnly value={link.shareURL} data-testid="share-url" onFocus={(event) => event.target.select()} />
+          <CopyField id="share-url" label={t('session.shareLink')} value={link.shareURL} testId="share-url" />
           <label className="choice">
             <input type="checkbox" checked={link.permission === 'comment'} disabled={busy}
               onChange={(event) => void run(async () => setLink(await updateShare(sessionId, event.target.checked ? 'comment' : 'read')))} />

@@ -3,12 +3,13 @@
 // link (404) says so.
 import { useCallback, useEffect, useState } from 'react'
 import { ApiError, api, useAction } from '../../lib/api.ts'
-import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ShareView, Transcript, WorkObject } from '../../lib/types.ts'
 import { ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { loadTranscript } from '../sessions/api.ts'
 import type { LiveSegment } from '../sessions/LiveTranscript.tsx'
 import { TranscriptList } from '../sessions/TranscriptList.tsx'
+import { quotedSummary, type SegmentSpeaker } from '../work/quote.ts'
 
 export function SharePage({ token }: { token: string }) {
   const { t, dateTime } = useI18n()
@@ -33,6 +34,11 @@ export function SharePage({ token }: { token: string }) {
   if (!view) return <Loading />
   const speakers = Object.fromEntries(view.speakers.map((speaker) => [speaker.speakerId, speaker.label]))
   const canComment = view.permission === 'comment'
+  const byId = new Map(segments.map((segment) => [segment.id, segment]))
+  const segmentOf: SegmentSpeaker = (segmentId) => {
+    const segment = byId.get(segmentId)
+    return segment ? { speaker: segment.speakerId ? speakers[segment.speakerId] : undefined, text: segment.text } : undefined
+  }
   return (
     <div className="session-page">
       <PageTitle title={view.session.title}>{view.session.title}</PageTitle>
@@ -46,7 +52,7 @@ export function SharePage({ token }: { token: string }) {
           <h2 id="work-title">{t('session.work')}</h2>
           {view.workObjects.filter((wo) => wo.proposal?.state !== 'rejected').map((wo) => (
             <SharedWorkObject key={wo.id} wo={wo} comments={view.comments.filter((comment) => comment.workObjectId === wo.id)}
-              canComment={canComment} base={base} onCommented={() => void reload()} />
+              canComment={canComment} base={base} onCommented={() => void reload()} segmentOf={segmentOf} />
           ))}
         </section>
       </div>
@@ -54,10 +60,10 @@ export function SharePage({ token }: { token: string }) {
   )
 }
 
-function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
-  wo: WorkObject; comments: ShareView['comments']; canComment: boolean; base: string; onCommented: () => void
+function SharedWorkObject({ wo, comments, canComment, base, onCommented, segmentOf }: {
+  wo: WorkObject; comments: ShareView['comments']; canComment: boolean; base: string; onCommented: () => void; segmentOf: SegmentSpeaker
 }) {
-  const { t, dateTime } = useI18n()
+  const { t, dateTime, day } = useI18n()
   const [body, setBody] = useState('')
   const [name, setName] = useState('')
   const { busy, error, run } = useAction()
@@ -65,8 +71,14 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented }: {
   return (
     <article className="work-object" aria-labelledby={headingId}>
       <header><span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span><h3 id={headingId}>{wo.title}</h3></header>
-      {wo.summary ? <p>{wo.summary}</p> : null}
-      <p className="meta">{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</p>
+      {wo.summary ? <p data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
+      {/* Who was heard taking it on and by when: what a reader outside the workspace came for. */}
+      <p className="meta" data-testid="shared-meta">
+        <span>{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</span>
+        {wo.proposal?.state === 'pending' ? <span>{t('work.takeover.proposed')}</span> : null}
+        {wo.suggestedOwnerName ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
+        {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
+      </p>
       <ul className="comments">
         {comments.map((comment) => <li key={comment.id}><strong>{comment.authorName}</strong> <span className="muted">{dateTime(comment.createdAt)}</span><p>{comment.body}</p></li>)}
       </ul>

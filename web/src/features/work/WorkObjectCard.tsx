@@ -2,17 +2,22 @@
 // comments, revisions, edits (title, summary, due date, next step) and review (designate, request, decide).
 import { lazy, Suspense, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
-import { useI18n, type MessageKey } from '../../lib/i18n.ts'
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ResponsibilityState, ReviewTask, WorkObject, WorkspaceMember } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { NEXT_STEPS, STAGES, useComments, useRevisions, work, type NextStep } from './api.ts'
+import { quotedSummary, type SegmentSpeaker } from './quote.ts'
 
 // The runner and external-action panels load with the first opened details, not with the board.
 const RunnerTaskPanel = lazy(() => import('../runners/RunnerTaskPanel.tsx'))
 const ActionsPanel = lazy(() => import('../integrations/ActionsPanel.tsx'))
 
-export function WorkObjectCard({ wo, review, members, me, canEdit }: {
+export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segmentOf }: {
   wo: WorkObject; review?: ReviewTask; members: WorkspaceMember[]; me: string; canEdit: boolean
+  /** the object a link (a notification, a source) was opened for: outlined */
+  focused?: boolean
+  /** the meeting's segments as the page shows them: a quote in the summary names its speaker as they are called now */
+  segmentOf?: SegmentSpeaker
 }) {
   const { t, day } = useI18n()
   const { busy, error, run } = useAction()
@@ -27,16 +32,16 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
   const isReviewer = review?.reviewerId === me
 
   return (
-    <article className={`work-object kind-${wo.kind}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
+    <article className={`work-object kind-${wo.kind}${focused ? ' highlighted' : ''}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
       <header>
         <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
         <h3 id={headingId}>{wo.title}</h3>
       </header>
-      {wo.summary ? <p>{wo.summary}</p> : null}
+      {wo.summary ? <p data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       <p className="meta">
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
-        {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: wo.suggestedOwnerName })}</span> : null}
+        {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
         <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
@@ -66,6 +71,11 @@ export function WorkObjectCard({ wo, review, members, me, canEdit }: {
               {(['todo', 'in-progress', 'blocked', 'done'] as const).map((state) => <option key={state} value={state}>{t(`work.resp.${state}` as MessageKey)}</option>)}
             </select>
           </label>
+          {/* The member the meeting heard taking it on is one assignment away. */}
+          {!wo.ownerId && wo.suggestedOwnerId && wo.suggestedOwnerId !== me && members.some((member) => member.accountId === wo.suggestedOwnerId) ? (
+            <button type="button" className="primary" disabled={busy} data-testid="assign-heard"
+              onClick={() => void run(() => work.assign(wo, { action: 'assign', userId: wo.suggestedOwnerId! }))}>{t('work.assignHeard', { name: nameOf(wo.suggestedOwnerId) })}</button>
+          ) : null}
           {wo.ownerId === me
             ? <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'release' }))}>{t('work.release')}</button>
             : <button type="button" disabled={busy} onClick={() => void run(() => work.assign(wo, { action: 'claim' }))}>{t('work.claim')}</button>}

@@ -3,14 +3,15 @@
 // needsRebuild, proposals to accept or reject, the work objects, clarify items and relations.
 import { useState } from 'react'
 import { idempotencyKey, useAction } from '../../lib/api.ts'
-import { useI18n } from '../../lib/i18n.ts'
+import { speakerName, useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { Clarification, Relation, WorkSetDetail } from '../../lib/types.ts'
 import { ErrorLine, Loading } from '../../lib/ui.tsx'
 import { useMembers, useWorkSet, work } from './api.ts'
 import { WorkObjectCard } from './WorkObjectCard.tsx'
 import { WorkObjectList } from './WorkObjectList.tsx'
+import type { SegmentSpeaker } from './quote.ts'
 
-export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { sessionId: string; workSetId: string; me: string; canEdit: boolean; focusId?: string }) {
+export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId, segmentOf }: { sessionId: string; workSetId: string; me: string; canEdit: boolean; focusId?: string; segmentOf?: SegmentSpeaker }) {
   const { t } = useI18n()
   const detail = useWorkSet(workSetId)
   const members = useMembers()
@@ -58,7 +59,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
       {proposals.length > 0 ? (
         <section aria-labelledby="proposals-title">
           <h2 id="proposals-title">{t('work.proposals')} ({proposals.length})</h2>
-          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />)}
+          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />)}
         </section>
       ) : null}
       {openClarifications.length > 0 ? (
@@ -77,7 +78,7 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId }: { s
         <h2 id="objects-title">{t('work.objects')} ({objects.length})</h2>
         {objects.length === 0 ? <p className="muted">{t('common.none')}</p> : null}
         <WorkObjectList objects={objects} focusId={focusId}
-          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} />} />
+          render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />} />
       </section>
     </div>
   )
@@ -97,8 +98,31 @@ function summaryOutdated(set: WorkSetDetail): boolean {
   if (live.some((wo) => !cited.has(wo.id))) return true
   return items.some((item) => {
     const wo = live.find((candidate) => candidate.id === item.workObjectId)
-    return !wo || wo.title !== item.text || Boolean(item.proposed) !== (wo.proposal?.state === 'pending') || (wo.dueDate ?? '') !== (item.dueDate ?? '') || (wo.ownerId ?? '') !== (item.ownerId ?? '')
+    // Without an owner the summary names who was heard taking it on: a speaker named since ("Speaker 1" → "Alice") outdates it.
+    const heard = !wo?.ownerId && (wo?.suggestedOwnerName ?? '') !== (item.ownerName ?? '')
+    return !wo || heard || wo.title !== item.text || Boolean(item.proposed) !== (wo.proposal?.state === 'pending') || (wo.dueDate ?? '') !== (item.dueDate ?? '') || (wo.ownerId ?? '') !== (item.ownerId ?? '')
   })
+}
+
+type Summary = NonNullable<WorkSetDetail['takeoverSummary']>
+type BlockType = Summary['blocks'][number]['type']
+
+/**
+ * The summary's headline in the reader's language, counted from its blocks as the server counts
+ * them (work/takeover-blocks.ts); the server writes it in the meeting's language. A chat model's
+ * headline (with its brief) is its own words and is shown as written.
+ */
+function headlineOf(summary: Summary, t: ReturnType<typeof useI18n>['t']): string {
+  if (summary.brief) return summary.headline
+  const count = (type: BlockType) => summary.blocks.find((block) => block.type === type)?.items.length ?? 0
+  const unowned = summary.blocks.find((block) => block.type === 'actions')?.items.filter((item) => !item.ownerName).length ?? 0
+  const parts = [
+    t(count('actions') === 1 ? 'work.takeover.count.action' : 'work.takeover.count.actions', { n: count('actions') }) + (unowned > 0 ? t('work.takeover.count.unowned', { n: unowned }) : ''),
+    count('decisions') > 0 ? t(count('decisions') === 1 ? 'work.takeover.count.decision' : 'work.takeover.count.decisions', { n: count('decisions') }) : '',
+    count('open-questions') > 0 ? t(count('open-questions') === 1 ? 'work.takeover.count.question' : 'work.takeover.count.questions', { n: count('open-questions') }) : '',
+    count('clarifications') > 0 ? t('work.takeover.count.clarify', { n: count('clarifications') }) : '',
+  ].filter(Boolean)
+  return parts.join(t('work.takeover.count.separator')) + t('work.takeover.count.end')
 }
 
 function Takeover({ set }: { set: WorkSetDetail }) {
@@ -110,11 +134,14 @@ function Takeover({ set }: { set: WorkSetDetail }) {
   if (!summary) return <p className="muted">{t('work.takeover.empty')}</p>
   return (
     <div>
-      <p><strong>{summary.headline}</strong></p>
+      <p data-testid="takeover-headline"><strong>{headlineOf(summary, t)}</strong></p>
+      {summary.brief && summary.brief.points.length > 0 ? (
+        <ul data-testid="takeover-brief">{summary.brief.points.map((point, index) => <li key={index}>{point.text}</li>)}</ul>
+      ) : null}
       {summary.blocks.map((block) => (
         <div key={block.type}>
-          <h3>{block.title}</h3>
-          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${item.ownerName}` : ''}{item.dueDate ? ` (${day(item.dueDate)})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
+          <h3>{t(`work.takeover.block.${block.type}` as MessageKey)}</h3>
+          <ul>{block.items.map((item, index) => <li key={index}>{item.text}{item.ownerName ? ` — ${speakerName(item.ownerName)}` : ''}{item.dueDate ? ` (${day(item.dueDate)})` : ''}{item.proposed ? <span className="muted"> · {t('work.takeover.proposed')}</span> : null}</li>)}</ul>
         </div>
       ))}
     </div>
