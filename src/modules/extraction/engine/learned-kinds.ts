@@ -8,6 +8,8 @@
 // better sentence of the same turn or a learned item just before carries it, the rules read the
 // sentence as another kind of item, or the next turn's reply lowered it.
 import { isOnlyADeadline } from './classify.ts'
+import { englishCues } from './cues-en.ts'
+import { chineseCues } from './cues-zh.ts'
 import type { Draft } from './drafts.ts'
 import { decisionUnits, scoreFeatures, unitFeatures, wordsOf, type DecisionModel } from './decision-model.ts'
 import { speakerOf, type People } from './owners.ts'
@@ -33,12 +35,14 @@ type KindRules = {
   settledWithin: number
 }
 
+const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
 const asks = (text: string) => /[?？]\s*$/u.test(text)
 const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
 
 const KINDS: Record<LearnedKind, KindRules> = {
-  // A question or a bare deadline ("let's say by the ninth") is no decision.
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text), settledWithin: 8 },
+  // A question, a bare deadline ("let's say by the ninth") or a decision recalled from an earlier
+  // meeting ("we decided last quarter to…", "上次已经定了…") is no decision of this meeting.
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text), settledWithin: 8 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0 },
 }

@@ -49,10 +49,13 @@ const FLOORS = {
   // held-out-7: its first and only unseen run (commit fc4cef8, the eleventh pass) 0.873 / 0.750 / 0.727 (the rules
   // alone, --decisions=rules: 0.873 / 0.733 / 0.722)
   'held-out-7': { action: 0.87, decision: 0.74, overall: 0.72 },
+  // held-out-8: its first and only unseen run (commit ff3cc3a, the twelfth pass) 0.866 / 0.689 / 0.757 (the rules
+  // alone, --decisions=rules: 0.866 / 0.627 / 0.743; the engine of the start of that day, 0e9663e: 0.866 / 0.689 / 0.754)
+  'held-out-8': { action: 0.86, decision: 0.68, overall: 0.75 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
-  // Only the splits with a floor: a sealed split (held-out-7 and later) is never run here.
+  // Only the splits with a floor: a sealed split (held-out-9 and later) is never run here.
   const { splits, meetings } = evaluateExtractive(loadMeetingFixtures().filter((fixture) => fixture.split in FLOORS))
 
   it('covers English and Chinese planning, incident reviews, design critiques and one-on-ones', () => {
