@@ -1,6 +1,6 @@
 // A learned decision detector (ninth pass, docs/extraction.md): logistic regression over the words of
 // a sentence and of the turns around it, trained on the labelled meetings (eval/decisions.ts). This
-// file holds the sentence units, their features, scoring and training; learned-decisions.ts turns
+// file holds the sentence units, their features, scoring and training; learned-kinds.ts turns
 // scores into drafts. Features are lower-cased words without punctuation (numbers folded), so
 // typed text and recognized speech read alike; Chinese by character bigrams.
 import shipped from './decision-weights.json' with { type: 'json' }

@@ -12,8 +12,7 @@ import { inferSpeakerNames, type SpeakerNames } from './speaker-names.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
 import { joinCutSentences, turnIndexes } from './turns.ts'
-import { learnedDecisions, type LearnedOptions } from './learned-decisions.ts'
-import { learnedDrafts } from './learned-kinds.ts'
+import { learnedDrafts, type LearnedKind, type LearnedOptions } from './learned-kinds.ts'
 import { shippedDecisionModel } from './decision-model.ts'
 import { OTHER_LEARNED_KINDS, SHIPPED_KINDS, shippedKindModels, type OtherLearnedKind } from './kind-models.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
@@ -43,14 +42,12 @@ export function extractItems(input: ExtractionInput, options: ExtractOptions = {
   // Voices known as no one ("Speaker 2") named from how the others address them: their actions' owner hint.
   const speakerNames = inferSpeakerNames(segments, input.participants, people, turnOf)
   const { drafts, nearDuplicates } = assemble(segments, people, meetingLocalDate(input.meetingStartedAt, input.timezone), turnOf)
-  const learned = options.decisions ?? { model: shippedDecisionModel, mode: 'both' }
-  if (learned !== 'rules') {
-    const found = learnedDecisions(segments, turnOf, people, drafts, learned)
-    if (learned.mode === 'learned') for (const draft of drafts) if (draft.kind === 'decision') draft.confidence = 0
-    drafts.push(...found)
-  }
-  for (const kind of OTHER_LEARNED_KINDS) {
-    const chosen = options.kinds?.[kind] ?? (SHIPPED_KINDS.includes(kind) ? { model: shippedKindModels[kind], mode: 'both' as const } : 'rules')
+  // The learned detectors, decisions first (the others' guards read the decisions found): each adds what the rules missed.
+  const detectors: [LearnedKind, 'rules' | LearnedOptions][] = [
+    ['decision', options.decisions ?? { model: shippedDecisionModel, mode: 'both' }],
+    ...OTHER_LEARNED_KINDS.map((kind): [LearnedKind, 'rules' | LearnedOptions] => [kind, options.kinds?.[kind] ?? (SHIPPED_KINDS.includes(kind) ? { model: shippedKindModels[kind], mode: 'both' } : 'rules')]),
+  ]
+  for (const [kind, chosen] of detectors) {
     if (chosen === 'rules') continue
     const found = learnedDrafts(kind, segments, turnOf, people, drafts, chosen)
     if (chosen.mode === 'learned') for (const draft of drafts) if (draft.kind === kind) draft.confidence = 0

@@ -1,7 +1,7 @@
-// Decisions the rules did not find, from the learned detector (decision-model.ts; learned-kinds.ts
-// holds the detector for every kind). Decision-specific: a question or a bare deadline is never a
-// decision, and a rule decision on the same words within 8 turns after a sentence (a proposal the
-// rules find settled later) covers it.
+// Decisions the rules did not find, from the learned detector: learned-kinds.ts's detector for the
+// kind 'decision' (its guards: a question, a bare deadline or a recalled decision is never one; a rule
+// decision on the same words within 8 turns after a sentence covers it). The engine calls
+// learnedDrafts directly; this name is what eval/decisions-first-run.ts patches into an old engine.
 import type { Draft } from './drafts.ts'
 import { learnedDrafts, type LearnedOptions } from './learned-kinds.ts'
 import type { People } from './owners.ts'
