@@ -7,6 +7,7 @@
 // `--as-recognized`: the English meetings as a recognizer writes them (a segment per sentence, no commas).
 import { summarize } from '../src/modules/extraction/engine/evaluation.ts'
 import { evaluateExtractive, formatReport } from './extraction.ts'
+import { loadMeetingFixtures } from '../test/fixtures/meetings.ts'
 import { evaluateAnswers } from './answers.ts'
 import { calibrateAnswers } from './answers-calibrate.ts'
 
@@ -78,7 +79,10 @@ if (process.argv.includes('--answers')) {
 // `--kinds=rules`: outcomes and questions by the rules alone, without their learned detectors (eval/kinds.ts).
 const rulesOnly = process.argv.includes('--decisions=rules')
 const kindRules = process.argv.includes('--kinds=rules') ? { kinds: { outcome: 'rules' as const, question: 'rules' as const } } : {}
-const { report, splits, meetings: all } = evaluateExtractive(undefined, { recognized: process.argv.includes('--as-recognized'), ...(rulesOnly ? { decisions: 'rules' as const } : {}), ...kindRules })
+// A sealed split (not yet in SEEN_SPLITS) is scored only when named with `--split=`, so that it is run once, on purpose.
+const { SEEN_SPLITS } = await import('./decision-data.ts')
+const fixtures = loadMeetingFixtures().filter((fixture) => (only ? fixture.split === only : (SEEN_SPLITS as readonly string[]).includes(fixture.split)))
+const { report, splits, meetings: all } = evaluateExtractive(fixtures, { recognized: process.argv.includes('--as-recognized'), ...(rulesOnly ? { decisions: 'rules' as const } : {}), ...kindRules })
 const meetings = only ? all.filter(({ fixture }) => fixture.split === only) : all
 if (verbose) {
   for (const { fixture, score } of meetings) {
