@@ -5,6 +5,7 @@
 // ninth pass). The old tree is `git archive`d to a temporary folder, the detector's files copied in
 // and `extractItems` given the `decisions` option; its own rules, classify.ts included, stay as they were.
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -12,20 +13,24 @@ import { scoreMeeting, summarize } from '../src/modules/extraction/engine/evalua
 import { asRecognized } from '../src/modules/extraction/engine/testing.ts'
 import type { ExtractionInput, ExtractionResult } from '../src/modules/extraction/engine/types.ts'
 import type { MeetingFixture } from '../test/fixtures/meetings.ts'
-import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
+import { seenFixtures, trainingConfig, trainOn, vetoOf } from './decisions.ts'
 
 const ENGINE = 'src/modules/extraction/engine'
 type Extract = (input: ExtractionInput, options: unknown) => ExtractionResult
 
-async function oldEngine(commit: string): Promise<Extract> {
+export async function oldEngine(commit: string): Promise<Extract> {
   const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim()
-  const dir = path.join(tmpdir(), `confer-first-run-${commit}`)
-  if (!existsSync(dir)) {
+  // One folder per worktree and commit (several worktrees may measure at once); the detector's files are copied on every run.
+  const dir = path.join(tmpdir(), `confer-first-run-${commit}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`)
+  const fresh = !existsSync(dir)
+  if (fresh) {
     mkdirSync(dir, { recursive: true })
     execFileSync('sh', ['-c', `git -C "${root}" archive "${commit}" src | tar -x -C "${dir}"`])
     symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
     copyFileSync(path.join(root, 'package.json'), path.join(dir, 'package.json'))
-    for (const file of ['decision-model.ts', 'learned-decisions.ts', 'learned-kinds.ts', 'decision-weights.json']) copyFileSync(path.join(root, ENGINE, file), path.join(dir, ENGINE, file))
+  }
+  for (const file of ['decision-model.ts', 'learned-decisions.ts', 'learned-kinds.ts', 'decision-weights.json']) copyFileSync(path.join(root, ENGINE, file), path.join(dir, ENGINE, file))
+  if (fresh) {
     // The deadline veto came from held-out-4's reading (eighth pass): an old tree does without it.
     const classify = path.join(dir, ENGINE, 'classify.ts')
     if (!readFileSync(classify, 'utf8').includes('isOnlyADeadline')) writeFileSync(classify, `${readFileSync(classify, 'utf8')}\nexport function isOnlyADeadline(_sentence: string): boolean { return false }\n`)
@@ -43,7 +48,7 @@ async function oldEngine(commit: string): Promise<Extract> {
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
 
 /** The input and the labelled segment each produced segment stands for: text, as recognized, or a saved spoken transcript. */
-function inputOf(fixture: MeetingFixture, form: { recognized: boolean; replay?: string }): { input: ExtractionInput; labelOf: (id: string) => string | undefined } | undefined {
+export function inputOf(fixture: MeetingFixture, form: { recognized: boolean; replay?: string }): { input: ExtractionInput; labelOf: (id: string) => string | undefined } | undefined {
   const typed: ExtractionInput = { segments: fixture.segments, ...(fixture.participants ? { participants: fixture.participants } : {}), meetingStartedAt: fixture.meetingStartedAt, timezone: fixture.timezone }
   if (!form.replay) {
     const recognized = form.recognized && fixture.language.startsWith('en')
@@ -86,7 +91,7 @@ export async function runDecisionsFirstRun(argv: string[]): Promise<void> {
       for (const model of models) {
         const row: number[] = []
         const name = `${formName(form)}${thresholds ? ` @${model.threshold}` : ''}`
-        for (const decisions of ['rules', { model, mode: 'both' }] as const) {
+        for (const decisions of ['rules', { model, mode: 'both', ...vetoOf(argv) }] as const) {
           const scores = fixtures.filter((fixture) => fixture.split === split).flatMap((fixture) => {
             const read = inputOf(fixture, form)
             if (!read) return []
@@ -98,7 +103,8 @@ export async function runDecisionsFirstRun(argv: string[]): Promise<void> {
           row.push(f1, report.byKind.action.f1, report.overall.f1)
           console.log(`${split} at ${commit}, ${name}, ${decisions === 'rules' ? 'rules           ' : 'rules + learned '} decisions ${f1.toFixed(3)} (P ${(precision * 100).toFixed(0)}% R ${(recall * 100).toFixed(0)}%)  actions ${report.byKind.action.f1.toFixed(3)}  overall ${report.overall.f1.toFixed(3)}  (${scores.length} meetings)`)
         }
-        means.set(name, [...(means.get(name) ?? []), row])
+        // A batch without saved speech has no spoken row (it would count as 0 in the mean).
+        if (row[0] !== 0 || row[3] !== 0 || row[2] !== 0) means.set(name, [...(means.get(name) ?? []), row])
       }
     }
   }

@@ -47,6 +47,12 @@ export function trainOn(fixtures: MeetingFixture[], config: TrainingConfig = SHI
   return { ...trainDecisionModel(trainingExamples(fixtures, config, held), { minGroups, l2 }), threshold: DECISION_THRESHOLD }
 }
 
+/** `--veto=<x>`: the detector's veto on the rules' decisions (LearnedOptions.veto; fourteenth pass, not shipped). */
+export function vetoOf(argv: string[]): { veto?: number } {
+  const veto = Number(argv.find((argument) => argument.startsWith('--veto='))?.slice('--veto='.length) ?? 0)
+  return veto > 0 ? { veto } : {}
+}
+
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`
 const prf = (report: EvaluationReport) => {
   const { precision, recall, f1 } = report.byKind.decision
@@ -68,7 +74,7 @@ export function runDecisionsLoso(argv: string[]): void {
     const model = { ...trainOn(fixtures, config, [split]), threshold }
     const rules = run(held, 'rules')
     const learned = run(held, { model, mode: 'learned' })
-    const both = run(held, { model, mode: 'both' })
+    const both = run(held, { model, mode: 'both', ...vetoOf(argv) })
     pooled.rules.push(...rules)
     pooled.learned.push(...learned)
     pooled.both.push(...both)

@@ -24,6 +24,12 @@ if (process.argv.some((argument) => argument.startsWith('--decisions-first-run='
   process.exit(0)
 }
 
+// `--decision-errors=<commit>:<split>,…`: each decision error of a first run, sorted into a cause (eval/decision-errors.ts).
+if (process.argv.some((argument) => argument.startsWith('--decision-errors='))) {
+  await (await import('./decision-errors.ts')).runDecisionErrors(process.argv)
+  process.exit(0)
+}
+
 // `--spoken`: the spoken evaluation instead (eval/spoken.ts).
 // `--spoken-replay=<dir>`: extraction re-read on transcripts a spoken run saved (eval/spoken-replay.ts).
 if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {

@@ -13,7 +13,7 @@ import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
 import { extractItems, type ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import type { DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
-import { seenFixtures, trainingConfig, trainOn } from './decisions.ts'
+import { seenFixtures, trainingConfig, trainOn, vetoOf } from './decisions.ts'
 import { kindsOf, trainKindOn } from './kinds.ts'
 import { OTHER_LEARNED_KINDS } from '../src/modules/extraction/engine/kind-models.ts'
 import { buildPeople } from '../src/modules/extraction/engine/owners.ts'
@@ -43,7 +43,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (argv.includes('--decisions=rules')) return 'rules'
     if (!argv.includes('--decisions-loso')) return undefined
     if (!models.has(split)) models.set(split, trainOn(seenFixtures(), trainingConfig(argv), [split]))
-    return { model: models.get(split)!, mode: 'both' }
+    return { model: models.get(split)!, mode: 'both', ...vetoOf(argv) }
   }
   const kindModels = new Map<string, ExtractOptions['kinds']>()
   const threshold = argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length)

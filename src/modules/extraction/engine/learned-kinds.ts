@@ -19,8 +19,12 @@ import { DEFAULT_QUALITY_GATE, type SemanticType, type TranscriptSegmentInput } 
 
 /** The kinds a learned detector exists for. */
 export type LearnedKind = 'decision' | 'outcome' | 'question'
-/** `both`: the rules and the detector; `learned`: the detector alone (evaluation). */
-export type LearnedOptions = { model: DecisionModel; mode: 'both' | 'learned' }
+/**
+ * `both`: the rules and the detector; `learned`: the detector alone (evaluation). `veto`: an English
+ * rule item of the kind whose cited segments all score below it sinks below the gate (measured in the
+ * fourteenth pass, docs/extraction.md, and not shipped: it drops rule decisions the engine tests hold).
+ */
+export type LearnedOptions = { model: DecisionModel; mode: 'both' | 'learned'; veto?: number }
 
 const HIDDEN = 0.3
 const MAX_TITLE = 90
@@ -33,6 +37,8 @@ type KindRules = {
   never: (text: string) => boolean
   /** Turns after a sentence within which a rule item on the same topic covers it (a proposal settled later). */
   settledWithin: number
+  /** Turns before a sentence within which an item of the kind already found on the same topic covers it (the choice said again). */
+  restatedWithin: number
 }
 
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
@@ -42,14 +48,28 @@ const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|
 const KINDS: Record<LearnedKind, KindRules> = {
   // A question, a bare deadline ("let's say by the ninth") or a decision recalled from an earlier
   // meeting ("we decided last quarter to…", "上次已经定了…") is no decision of this meeting.
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text), settledWithin: 8 },
-  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0 },
-  question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0 },
+  // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
+  // aviary") is not a second decision (fourteenth pass).
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text), settledWithin: 8, restatedWithin: 4 },
+  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0, restatedWithin: 0 },
+  question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0 },
 }
 
 export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInput[], turnOf: number[], people: People, drafts: Draft[], options: LearnedOptions): Draft[] {
   const { model } = options
   const rules = KINDS[kind]
+  const units = decisionUnits(segments, turnOf)
+  const { veto = 0 } = options
+  if (veto > 0 && options.mode === 'both') {
+    // The rules' items of the kind the model reads as none where they are cited (each segment's best sentence, with the reply once it arrived).
+    const bySegment = new Map<string, number>()
+    for (const unit of units) bySegment.set(unit.segmentId, Math.max(bySegment.get(unit.segmentId) ?? 0, scoreFeatures(model, unitFeatures(unit, unit.after !== undefined))))
+    for (const draft of drafts) {
+      // English only: the model has seen few Chinese decisions and scores most of them near its bias.
+      if (draft.kind !== kind || draft.confidence < DEFAULT_QUALITY_GATE || draft.language !== 'en') continue
+      if (Math.max(...draft.mentions.map((mention) => bySegment.get(mention.segmentId) ?? 1)) < veto) draft.confidence = HIDDEN
+    }
+  }
   const ruled = options.mode === 'both' ? drafts.filter((draft) => draft.kind === kind && draft.confidence >= DEFAULT_QUALITY_GATE) : []
   // What the rules read as another kind of item (work taken, a question or put-off, a result, a choice) is not this kind.
   const otherwise = new Map<string, string[]>()
@@ -58,7 +78,7 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
     for (const mention of draft.mentions) otherwise.set(mention.segmentId, [...(otherwise.get(mention.segmentId) ?? []), mention.text])
   }
   const readAsOther = (segmentId: string, text: string) => rules.never(text) || (otherwise.get(segmentId) ?? []).some((clause) => clause.length > 0 && text.includes(clause))
-  const scored = decisionUnits(segments, turnOf).map((unit) => {
+  const scored = units.map((unit) => {
     const without = scoreFeatures(model, unitFeatures(unit, false))
     const score = unit.after === undefined ? without : scoreFeatures(model, unitFeatures(unit, true))
     return { unit, score, kept: Math.max(without, score) >= model.threshold }
@@ -74,7 +94,9 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
     const near = (draft: Draft) => draft.mentions.some((mention) => Math.abs(mention.segmentIndex - unit.turn) <= COVERED_WITHIN)
     const settledLater = (draft: Draft) => rules.settledWithin > 0 && overlapCoefficient(draft.topic, topic) > 0
       && draft.mentions.some((mention) => mention.segmentIndex > unit.turn && mention.segmentIndex - unit.turn <= rules.settledWithin)
-    const covered = ruled.some((draft) => near(draft) || settledLater(draft)) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && near(draft))
+    const restated = (draft: Draft) => rules.restatedWithin > 0 && overlapCoefficient(draft.topic, topic) > 0
+      && draft.mentions.some((mention) => mention.segmentIndex < unit.turn && unit.turn - mention.segmentIndex <= rules.restatedWithin)
+    const covered = ruled.some((draft) => near(draft) || settledLater(draft) || restated(draft)) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && (near(draft) || restated(draft)))
     const visible = score >= model.threshold && score >= bestOfTurn.get(unit.turn)! && !covered && !readAsOther(segment.id, unit.text)
     const confidence = visible ? Math.round(Math.min(0.9, 0.55 + 0.35 * (score - model.threshold) / Math.max(0.01, 1 - model.threshold)) * 100) / 100 : HIDDEN
     const title = truncate(unit.text.trim().replace(/[\s。.!！?？]+$/u, '').replace(/^./, (first) => first.toUpperCase()), MAX_TITLE)
