@@ -100,7 +100,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
       {canEdit && !pending && next === 'accepted' && !approved ? (
         <p className="muted" data-testid="accept-needs-review">
           {reviewState === 'requested' && review?.reviewerId
-            ? t('work.acceptAwaitsReview', { name: nameOf(review.reviewerId) })
+            ? (review.reviewerId === me ? t('work.acceptAwaitsYou') : t('work.acceptAwaitsReview', { name: nameOf(review.reviewerId) }))
             : t('work.acceptNeedsReview')}
         </p>
       ) : null}
