@@ -69,7 +69,7 @@ function Recommendation({ recommendation, dueDate }: { recommendation: ActionRec
     <li className="card">
       {/* The card is the work object's: the action's name says what it is (the stored title prefixes
           the object's title with the catalog's English action title). */}
-      <strong>{actionName(recommendation.actionId)}</strong>{' '}
+      <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
       <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
       <p className="muted" data-testid="recommendation-reason">{recommendation.reasonCode
         ? t(`actions.reason.${recommendation.reasonCode}` as MessageKey, { date: dueDate ? day(dueDate) : '' })
