@@ -6,9 +6,11 @@
 // A webhook to a port fetch refuses ("bad port") was retried six times over minutes, failing the
 // same way each time. The work board asked two requests and more per meeting (34 requests for 25
 // meetings). The first screen, "Create your workspace", said nothing of what a workspace is or of
-// an invitation, and a name left empty became "carol's workspace" in any language.
+// an invitation, and a name left empty became "carol's workspace" in any language. A 19 s recording
+// uploaded from a file said it lasted "1 s" (the session starts and ends within a second).
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
 
 test.describe('a new user\'s fifth pass', () => {
@@ -92,6 +94,23 @@ test.describe('a new user\'s fifth pass', () => {
     expect(asked).toEqual(['/api/v1/workobjects'])
     // The newest meeting's work comes first, as before.
     await expect(page.getByRole('link', { name: /Follow up \d+/ }).first()).toHaveText('Follow up 11')
+    await context.close()
+  })
+
+  test('a meeting lasted at least as long as its transcript reaches (an uploaded recording)', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'upload')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Imported call' })
+    const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+    await socket.waitFor((message) => message.type === 'hello')
+    socket.send({ type: 'transcript.segment', data: { id: 'imported-0', text: 'We start with the budget.', startMs: 0, endMs: 4000, speakerId: 'spk_1' } })
+    socket.send({ type: 'transcript.segment', data: { id: 'imported-1', text: 'And we end with the hiring plan.', startMs: 40_000, endMs: 44_000, speakerId: 'spk_2' } })
+    await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBe(2)
+    await socket.close()
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    await expect(page.getByTestId('session-when')).toContainText('· 44 s')
     await context.close()
   })
 
