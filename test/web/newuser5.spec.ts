@@ -6,7 +6,9 @@
 // A webhook to a port fetch refuses ("bad port") was retried six times over minutes, failing the
 // same way each time. The work board asked two requests and more per meeting (34 requests for 25
 // meetings). The first screen, "Create your workspace", said nothing of what a workspace is or of
-// an invitation, and a name left empty became "carol's workspace" in any language. A 19 s recording
+// an invitation, and a name left empty became "carol's workspace" in any language; someone invited
+// who signed in from the front page was asked to create a workspace, and pressing the button joined
+// the inviter's instead, under a name they had not typed. A 19 s recording
 // uploaded from a file said it lasted "1 s" (the session starts and ends within a second).
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
@@ -130,5 +132,25 @@ test.describe('a new user\'s fifth pass', () => {
     const current = await callJson(server, 'GET', '/v1/account/current', cookie)
     expect(current.workspace.name).toBe(`${email.split('@')[0]} 的工作区`)
     await context.close()
+  })
+
+  test('someone invited who signs in from the front page is offered the workspace they were invited to', async ({ browser }) => {
+    const { server, mail } = served
+    const inviter = await workspaceContext(browser, served, 'inviter')
+    await callJson(server, 'PATCH', '/v1/account/profile', inviter.cookie, { name: 'Ana' })
+    const workspace = (await callJson(server, 'GET', '/v1/account/current', inviter.cookie)).workspace
+    const email = uniqueEmail('bob')
+    await callJson(server, 'POST', '/v1/workspace/invitations', inviter.cookie, { email })
+    const context = await browser.newContext()
+    await signInContext(context, server, mail, email)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/`)
+    await expect(page.getByTestId('welcome-invited')).toContainText(`Ana invited ${email} to the workspace ${workspace.name}.`)
+    await expect(page.getByLabel('Workspace name')).toHaveCount(0)
+    await expectAccessible(page, 'the welcome screen of someone invited')
+    await page.getByRole('button', { name: `Join ${workspace.name}` }).click()
+    await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible()
+    await context.close()
+    await inviter.context.close()
   })
 })

@@ -13,6 +13,20 @@ export function Welcome() {
   const account = useCurrentAccount().data?.account
   const who = account ? account.name || account.email.split('@')[0]! : ''
   const fallback = who ? t('welcome.defaultName', { name: who }) : ''
+  // Invited (and signed in from the front page rather than the link): bootstrap joins that
+  // workspace whatever name is typed, so the screen offers exactly that.
+  const invitation = useCurrentAccount().data?.pendingInvitation
+  if (account && invitation) {
+    return (
+      <section className="card narrow" data-testid="welcome-invited">
+        <PageTitle title={t('invite.title')}>{t('invite.title')}</PageTitle>
+        <p>{t('invite.body', { inviter: invitation.inviterName ?? t('welcome.someone'), email: account.email, workspace: invitation.workspaceName })}</p>
+        <button type="button" className="primary" disabled={busy}
+          onClick={() => void run(async () => { await bootstrap({}); invalidate(CURRENT) })}>{t('invite.join', { workspace: invitation.workspaceName })}</button>
+        <ErrorLine error={error} />
+      </section>
+    )
+  }
   return (
     <section className="card narrow">
       <PageTitle title={t('welcome.title')}>{t('welcome.title')}</PageTitle>
