@@ -19,6 +19,8 @@
 // ("Contradicting entries about “drop legaci export featur”"). A member who may only view and
 // comment was offered Record, Create project, Edit, Archive, Connect and Pair, each refused after the fact.
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -127,9 +129,14 @@ test.describe('a new user\'s third pass', () => {
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'meeting-actions')
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    // A port nobody listens on: refused, and tried again (a port fetch never calls fails at once).
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
     await callJson(server, 'POST', '/v1/integrations/connections/credential', cookie, {
       projectId: project.id, service: 'webhook', authType: 'custom_credential', actionIds: ['webhook.send'],
-      credential: { signingSecret: `whsec_${Buffer.alloc(32, 9).toString('base64')}` }, settings: { url: 'http://127.0.0.1:9/discard' },
+      credential: { signingSecret: `whsec_${Buffer.alloc(32, 9).toString('base64')}` }, settings: { url: `http://127.0.0.1:${port}/discard` },
     })
     const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Weekly sync', projectId: project.id })
     await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, { kind: 'decision', title: 'Drop the legacy export' })
@@ -143,7 +150,7 @@ test.describe('a new user\'s third pass', () => {
     await card.getByRole('button', { name: 'Approve this payload' }).click()
     await card.getByRole('button', { name: 'Send it now' }).click()
     const history = card.getByTestId('execution').locator('ol li')
-    await expect(history.filter({ hasText: '· will try again — webhook: could not reach 127.0.0.1:9: bad port' }).first()).toBeVisible({ timeout: 30_000 })
+    await expect(history.filter({ hasText: `· will try again — webhook: could not reach 127.0.0.1:${port}: ECONNREFUSED` }).first()).toBeVisible({ timeout: 30_000 })
     await expect(history.first()).toContainText('· queued')
     await expectAccessible(page, 'an execution that will try again')
     await context.close()

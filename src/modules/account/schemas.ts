@@ -51,6 +51,11 @@ export const CurrentAccountResponse = Type.Object({
   workspace: Type.Optional(Type.Ref('Workspace')),
   membership: Type.Optional(Type.Ref('WorkspaceMembership')),
   workspaces: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), accessRole: AccessRole })),
+  pendingInvitation: Type.Optional(Type.Object({
+    workspaceName: Type.String(),
+    inviterName: Type.Optional(Type.String()),
+    expiresAt: Timestamp,
+  }, { description: 'Only for an account in no workspace: the invitation to its email that bootstrap joins (instead of creating a workspace).' })),
 })
 
 export const ProfilePatch = Type.Object({

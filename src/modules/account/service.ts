@@ -7,7 +7,7 @@ import { AppError } from '../../platform/http/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { assertTimeZone, canonicalLanguageTag, requiredText } from '../../platform/http/validators.ts'
 import { storeAsset, signedAssetUrl } from '../assets/index.ts'
-import { accountSettings as repo, findPendingInvitationForEmail, findUsableInvitation, joinByInvitation, type InvitationRow } from '../workspace/index.ts'
+import { accountSettings as repo, findPendingInvitationForEmail, findUsableInvitation, joinByInvitation, pendingInvitationFor, type InvitationRow } from '../workspace/index.ts'
 import { updateUserName } from './repo.ts'
 import { presentAccount, presentMembership, presentWorkspace } from './presenter.ts'
 import type { BootstrapInput, ProfileInput } from './schemas.ts'
@@ -81,8 +81,11 @@ async function readCurrent(deps: AppDeps, accountId: string) {
   const { db } = deps.database
   const [user, memberships] = await Promise.all([repo.findUserWithSettings(db, accountId), repo.listMemberships(db, accountId)])
   const active = memberships.find((row) => row.id === user.active_workspace_id)
+  // Without any workspace, bootstrap would join this invitation rather than create one: said first.
+  const pendingInvitation = memberships.length === 0 ? await pendingInvitationFor(db, user.email, nowIso()) : undefined
   return {
     account: presentAccount(deps, user),
+    ...(pendingInvitation ? { pendingInvitation } : {}),
     ...(active ? {
       workspace: presentWorkspace(active),
       membership: presentMembership({ ...active, created_at: active.joined_at, updated_at: active.member_updated_at }),

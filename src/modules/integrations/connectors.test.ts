@@ -133,7 +133,11 @@ eachDatabase('connectors and guards', (h) => {
     const executionId = (await team.editor.post(`/v1/actions/${prepared.id}/execute`, { approvalToken: token })).json().receipt.executionId
     await h.app.deps.jobs.drain()
     const execution = (await team.editor.get(`/v1/executions/${executionId}`)).json()
-    expect(execution.history.find((entry: { state: string }) => entry.state === 'retrying')?.detail).toBe('webhook: could not reach 127.0.0.1:9: bad port')
+    // Refused the same way on every attempt: failed at once, not retried to the attempt limit.
+    expect(execution.state).toBe('failed')
+    expect(execution.history.filter((entry: { state: string }) => entry.state === 'running')).toHaveLength(1)
+    expect(execution.history.some((entry: { state: string }) => entry.state === 'retrying')).toBe(false)
+    expect(JSON.stringify(execution)).toContain('webhook: could not reach 127.0.0.1:9: bad port')
   })
 
   it('recommends a channel message for a decision when the project has a webhook', async () => {
@@ -144,6 +148,8 @@ eachDatabase('connectors and guards', (h) => {
     const drafted = (await team.editor.post(`/v1/work-objects/${decision.id}/action-recommendations/refresh`, {})).json()
     expect(drafted.recommendations).toEqual([expect.objectContaining({
       actionId: 'webhook.send', connectionId: connection.id, input: { type: 'confer.decision', data: expect.objectContaining({ workObjectId: decision.id, title: 'We launch on Friday' }) },
+      // The reason as a code too, for a client to say it in its reader's language.
+      reason: 'A decision is announced in the project\'s channel.', reasonCode: 'decision-announcement',
     })])
   })
 

@@ -1,5 +1,6 @@
 // Rows → API shapes. A connection's secret columns are never read here: nothing secret can leak.
 import type { AccessRow, ActionRow, ConnectionRow, ExecutionRow, RecommendationRow } from './repo.ts'
+import { reasonCodeOf } from './reasons.ts'
 
 const opt = <K extends string, V>(key: K, value: V | null | undefined) =>
   (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
@@ -27,7 +28,7 @@ export function presentRecommendation(row: RecommendationRow) {
     id: row.id, workSetId: row.work_set_id, workObjectId: row.work_object_id, workObjectRevisionHash: row.work_object_revision_hash,
     ...opt('projectId', row.project_id), ...opt('connectionId', row.connection_id),
     actionId: row.action_id, title: row.title, input: JSON.parse(row.input) as Record<string, unknown>,
-    sourceSegmentIds: JSON.parse(row.source_segment_ids) as string[], reason: row.reason, state: row.state,
+    sourceSegmentIds: JSON.parse(row.source_segment_ids) as string[], reason: row.reason, ...opt('reasonCode', reasonCodeOf(row.action_id)), state: row.state,
     createdAt: row.created_at, updatedAt: row.updated_at,
   }
 }

@@ -2,6 +2,7 @@
 // actions, approvals, executions, field options and agent tools.
 import { Type, type Static } from 'typebox'
 import { ACTION_IDS, SERVICES } from './connectors/index.ts'
+import { REASON_CODES } from './reasons.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const Id = Type.String({ minLength: 1, maxLength: 80 })
@@ -93,7 +94,8 @@ export const ActionRecommendation = Type.Object({
   title: Type.String(),
   input: AnyObject('The drafted input; nothing has left Confer.'),
   sourceSegmentIds: Type.Array(Type.String()),
-  reason: Type.String(),
+  reason: Type.String({ description: 'Why it is recommended, in English.' }),
+  reasonCode: Type.Optional(literals(REASON_CODES, { description: 'The reason as a stable code, for a client to say it in its reader\'s language (a dated follow-up\'s date is its work object\'s dueDate).' })),
   state: literals(['open', 'prepared', 'dismissed', 'stale'] as const),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -21,6 +21,7 @@
 //   a person named: the session's work suggesting an old label as owner suggests the name (voice).
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
+import { boardRoutes } from './board.ts'
 import { collaborationRoutes } from './collaboration-routes.ts'
 import { workRoutes } from './routes.ts'
 import { followupSchemas } from './followup-schemas.ts'
@@ -57,5 +58,6 @@ export function workModule(deps: AppDeps): FastifyPluginAsync {
     workRoutes(app, deps)
     collaborationRoutes(app, deps)
     worksetRoutes(app, deps)
+    boardRoutes(app, deps)
   }
 }

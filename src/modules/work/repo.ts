@@ -115,6 +115,17 @@ export async function listSetObjects(db: Executor, workSetId: string) {
   return (await objectsOfSet(db as Db, workSetId)).map(toObject)
 }
 
+/** The objects of the workspace's sessions named, as listSetObjects lists a set's, oldest first. */
+export async function listSessionsObjects(db: Executor, workspaceId: string, sessionIds: string[]) {
+  if (sessionIds.length === 0) return []
+  // Through the sessions' work sets (one per session, found by its unique session_id; objects by their set's index).
+  const sets = db.selectFrom('work_sets').select('id').where('workspace_id', '=', workspaceId).where('session_id', 'in', sessionIds)
+  const rows = await db.selectFrom('work_objects').selectAll().where('work_set_id', 'in', sets)
+    .where((eb) => eb.or([eb('proposal_state', 'is', null), eb('proposal_state', '!=', 'rejected')]))
+    .orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  return rows.map(toObject)
+}
+
 // ---- revisions ----
 
 export async function insertRevision(db: Executor, row: Insertable<WorkRevisionTable>) {

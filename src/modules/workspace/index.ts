@@ -15,6 +15,7 @@ export { countSeats } from './seats.ts'
 export * as accountSettings from './accounts.ts'
 export { findUsableInvitation, joinByInvitation, type Joiner } from './invitations/join.ts'
 export { findPendingInvitationForEmail, type InvitationRow } from './invitations/repo.ts'
+export { pendingInvitationFor } from './invitations/pending.ts'
 
 export function workspaceModule(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {

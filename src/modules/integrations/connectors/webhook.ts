@@ -2,7 +2,7 @@
 // `webhook-id` is the action's id, so a retry is the same message and receivers drop duplicates.
 import { Type } from 'typebox'
 import { Webhook } from 'standardwebhooks'
-import { providerError, type Connector } from './types.ts'
+import { ProviderError, providerError, type Connector } from './types.ts'
 
 export const webhookConnector: Connector = {
   service: 'webhook',
@@ -45,6 +45,9 @@ export const webhookConnector: Connector = {
       // its cause's message when it has no code (a port fetch refuses to call: "bad port").
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
       const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' && cause.message ? cause.message : (error as Error).message
+      // A port fetch refuses to call (the Fetch standard's blocked ports) is refused the same way on
+      // every attempt: the execution fails at once instead of being retried to the attempt limit.
+      if (why === 'bad port') throw new ProviderError(`webhook: could not reach ${new URL(url).host}: bad port (fetch never calls this port; use another)`, { retryable: false })
       throw providerError(undefined, `webhook: could not reach ${new URL(url).host}: ${why}`)
     }
     if (!response.ok) throw providerError(response.status, `webhook: the receiver answered ${response.status}`, response.headers.get('retry-after'))

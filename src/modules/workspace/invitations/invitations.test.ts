@@ -199,7 +199,13 @@ eachDatabase('workspace invitations', (h) => {
     const email = h.uniqueEmail()
     await invite(manager, { email, projectId: project.id, jobRole: 'engineering' })
     const invitee = await h.signIn(email)
+    // Before joining, the account's first screen can say which workspace bootstrap joins (not creates).
+    await manager.patch('/v1/account/profile', { name: 'Ada' })
+    const before = (await invitee.get('/v1/account/current')).json()
+    expect(before.workspace).toBeUndefined()
+    expect(before.pendingInvitation).toEqual({ workspaceName: expect.any(String), inviterName: 'Ada', expiresAt: expect.any(String) })
     const joined = await invitee.post('/v1/account/bootstrap', {})
+    expect((await invitee.get('/v1/account/current')).json().pendingInvitation).toBeUndefined()
     expect(joined.json()).toMatchObject({ outcome: 'joined', workspace: { id: manager.workspaceId }, membership: { jobRole: 'engineering' } })
     const members = (await invitee.get(`/v1/projects/${project.id}/members`)).json()
     expect(members).toEqual(expect.arrayContaining([expect.objectContaining({ email, primaryRole: 'engineering' })]))

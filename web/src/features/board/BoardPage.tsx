@@ -1,27 +1,34 @@
 // The work board across sessions: accepted work objects (not pending proposals) by stage, by
 // owner, or only the caller's; each card says when it is due (overdue marked) and whether it is
-// blocked or done, and opens the item on its meeting's page; one project's work on its own. It reads the work sets of the most recent sessions.
+// blocked or done, and opens the item on its meeting's page; one project's work on its own. It reads the work of the 50 most recent sessions in one request (GET /v1/workobjects?sessionIds=…).
 import { useEffect, useState } from 'react'
 import { ApiError, api } from '../../lib/api.ts'
 import { navigate, useLocation } from '../../app/router.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
-import type { Project, SessionSnapshot, WorkObject, WorkSetDetail } from '../../lib/types.ts'
+import type { Project, SessionSnapshot, WorkObject } from '../../lib/types.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
-import { STAGES, useMembers, type ConversationWorkSets } from '../work/api.ts'
+import { STAGES, useMembers } from '../work/api.ts'
 
 type View = 'stage' | 'owner' | 'mine'
 type Item = WorkObject & { sessionTitle: string; projectId?: string }
 
+/** Two requests whatever the number of meetings: the 50 most recent sessions, then their work in one read. */
 async function loadBoard(): Promise<Item[]> {
   const sessions = await api.get<SessionSnapshot[]>('/v1/sessions?limit=50')
-  const perSession = await Promise.all(sessions.map(async (session) => {
-    const sets = await api.get<ConversationWorkSets>(`/v1/conversations/${session.conversationId}/workset`)
-    const details = await Promise.all(sets.workSets.map((set) => api.get<WorkSetDetail>(`/v1/worksets/${set.id}`)))
-    // An item's project: where it is headed, else its meeting's (as its actions and memory count it).
-    return details.flatMap((detail) => detail.workObjects.map((wo) => ({ ...wo, sessionTitle: session.title, projectId: wo.targetProjectId ?? session.projectId })))
-  }))
-  return perSession.flat().filter((wo) => !wo.proposal || wo.proposal.state === 'accepted' || wo.proposal.kind === 'revision')
+  if (sessions.length === 0) return []
+  const byId = new Map(sessions.map((session) => [session.id, session]))
+  // Newest meeting first (as the sessions come), each meeting's work in the order it was found.
+  const rank = new Map(sessions.map((session, index) => [session.id, index]))
+  const { workObjects } = await api.get<{ workObjects: WorkObject[] }>(`/v1/workobjects?sessionIds=${sessions.map((session) => encodeURIComponent(session.id)).join(',')}`)
+  return workObjects
+    .toSorted((a, b) => (rank.get(a.sessionId) ?? 0) - (rank.get(b.sessionId) ?? 0))
+    .filter((wo) => !wo.proposal || wo.proposal.state === 'accepted' || wo.proposal.kind === 'revision')
+    .flatMap((wo) => {
+      const session = byId.get(wo.sessionId)
+      // An item's project: where it is headed, else its meeting's (as its actions and memory count it).
+      return session ? [{ ...wo, sessionTitle: session.title, projectId: wo.targetProjectId ?? session.projectId }] : []
+    })
 }
 
 export function BoardPage() {

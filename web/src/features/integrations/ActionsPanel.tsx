@@ -43,14 +43,14 @@ export default function ActionsPanel({ wo }: { wo: WorkObject }) {
         <p className="muted" data-testid="actions-none">{t('actions.none')} {t('actions.noneWhy')} <Link href="/integrations">{t('actions.connect')}</Link></p>
       ) : null}
       <ul>
-        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} />)}
+        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} dueDate={wo.dueDate} />)}
       </ul>
     </div>
   )
 }
 
-function Recommendation({ recommendation }: { recommendation: ActionRecommendation }) {
-  const { t } = useI18n()
+function Recommendation({ recommendation, dueDate }: { recommendation: ActionRecommendation; dueDate?: string }) {
+  const { t, day } = useI18n()
   const [prepared, setPrepared] = useState<PreparedAction>()
   const [token, setToken] = useState<string>()
   const [executionId, setExecutionId] = useState<string>()
@@ -67,9 +67,13 @@ function Recommendation({ recommendation }: { recommendation: ActionRecommendati
   })
   return (
     <li className="card">
-      <strong>{recommendation.title}</strong> <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
+      {/* The card is the work object's: the action's name says what it is (the stored title prefixes
+          the object's title with the catalog's English action title). */}
+      <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
       <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
-      <p className="muted">{recommendation.reason}</p>
+      <p className="muted" data-testid="recommendation-reason">{recommendation.reasonCode
+        ? t(`actions.reason.${recommendation.reasonCode}` as MessageKey, { date: dueDate ? day(dueDate) : '' })
+        : recommendation.reason}</p>
       {!prepared && recommendation.state === 'open' ? (
         <form onSubmit={(event) => { event.preventDefault(); prepare() }}>
           {isEmail ? (

@@ -132,6 +132,8 @@ export function SessionPage({ id }: { id: string }) {
       return segment ? { speaker: segment.speakerId ? speakers[segment.speakerId] : undefined, text: segment.text } : undefined
     }
   }, [segments, speakers])
+  // Where the transcript reaches: how long the meeting's audio is at least.
+  const audioMs = useMemo(() => segments.reduce((most, segment) => Math.max(most, segment.endMs), 0), [segments])
   const speakerIds = useMemo(() => [...new Set(segments.map((segment) => segment.speakerId).filter((value): value is string => Boolean(value)))], [segments])
 
   if (!session.data) return session.error ? <ErrorLine error={session.error.message} /> : <Loading />
@@ -143,7 +145,7 @@ export function SessionPage({ id }: { id: string }) {
       <PageTitle title={snapshot.title}>{snapshot.title}</PageTitle>
       <p className="meta">
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
-        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot) ? ` · ${lasted(snapshot)}` : ''}</span>
+        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot, audioMs) ? ` · ${lasted(snapshot, audioMs)}` : ''}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
       <SessionTitleTools session={snapshot} canEdit={canEdit} />

@@ -17,10 +17,14 @@ export function SessionsPage() {
   )
 }
 
-/** How long a finished meeting lasted, from its start to its end ("12 min", "40 s"); nothing while it records. */
-export function lasted(session: Pick<SessionSnapshot, 'startedAt' | 'endedAt'>): string | undefined {
+/**
+ * How long a finished meeting lasted, from its start to its end ("12 min", "40 s"); nothing while it
+ * records. `audioMs` (where its transcript reaches, when known) is a floor: an uploaded recording's
+ * session starts and ends within seconds however long the audio is.
+ */
+export function lasted(session: Pick<SessionSnapshot, 'startedAt' | 'endedAt'>, audioMs = 0): string | undefined {
   if (!session.endedAt) return undefined
-  const seconds = Math.max(0, Math.round((Date.parse(session.endedAt) - Date.parse(session.startedAt)) / 1000))
+  const seconds = Math.max(0, Math.round(audioMs / 1000), Math.round((Date.parse(session.endedAt) - Date.parse(session.startedAt)) / 1000))
   if (Number.isNaN(seconds)) return undefined
   return seconds < 60 ? translate('sessions.seconds', { n: seconds }) : translate('sessions.minutes', { n: Math.round(seconds / 60) })
 }

@@ -30,6 +30,15 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
   const headingId = `wo-${wo.id}-title`
   const reviewState = review?.state ?? 'open'
   const isReviewer = review?.reviewerId === me
+  // Entering `accepted` needs an approved review of the current revision (the server refuses it
+  // otherwise): the move is offered only then, and until then the card says what it waits for.
+  const approved = review?.state === 'approved' && review.revisionId === wo.revisionId
+  const mayMoveNext = next !== undefined && (next !== 'accepted' || approved)
+  // Reviewers are the other members who may edit; in a workspace where there is nobody else, the
+  // owner reviews their own work (else nothing there could ever be accepted).
+  const editors = members.filter((member) => member.contentPermission === 'edit')
+  const others = editors.filter((member) => member.accountId !== wo.ownerId)
+  const reviewers = others.length > 0 ? others : editors
 
   return (
     <article className={`work-object kind-${wo.kind}${focused ? ' highlighted' : ''}`} aria-labelledby={headingId} data-testid="work-object" data-work-object-id={wo.id} data-stage={wo.stage}>
@@ -58,7 +67,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
         <div className="row">
           {previous ? <button type="button" disabled={busy} aria-describedby={headingId}
             onClick={() => void run(() => work.moveStage(wo, { fromStage: wo.stage, toStage: previous }))}>{t('work.moveTo', { stage: t(`work.stage.${previous}` as MessageKey) })}</button> : null}
-          {next ? <button type="button" className="primary" disabled={busy} aria-describedby={headingId}
+          {next && mayMoveNext ? <button type="button" className="primary" disabled={busy} aria-describedby={headingId}
             onClick={() => void run(() => work.moveStage(wo, { fromStage: wo.stage, toStage: next }))}>{t('work.moveTo', { stage: t(`work.stage.${next}` as MessageKey) })}</button> : null}
           <label className="inline">
             {t('work.responsibility')}{' '}
@@ -88,6 +97,13 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
           </label>
         </div>
       ) : null}
+      {canEdit && !pending && next === 'accepted' && !approved ? (
+        <p className="muted" data-testid="accept-needs-review">
+          {reviewState === 'requested' && review?.reviewerId
+            ? (review.reviewerId === me ? t('work.acceptAwaitsYou') : t('work.acceptAwaitsReview', { name: nameOf(review.reviewerId) }))
+            : t('work.acceptNeedsReview')}
+        </p>
+      ) : null}
       {wo.responsibility.state === 'blocked' && wo.responsibility.blockedReason ? <p className="warning">{wo.responsibility.blockedReason}</p> : null}
       {!pending ? (
         <div className="row review">
@@ -97,7 +113,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
                 {t('work.designate')}{' '}
                 <select value={review?.reviewerId ?? ''} disabled={busy} onChange={(event) => { if (event.target.value) void run(() => work.designateReviewer(wo, event.target.value)) }}>
                   <option value="">—</option>
-                  {members.filter((member) => member.accountId !== wo.ownerId).map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
+                  {reviewers.map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
                 </select>
               </label>
               <button type="button" disabled={busy || !review?.reviewerId} onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
