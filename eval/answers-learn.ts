@@ -5,7 +5,7 @@
 // source?), its threshold and how many passages are quoted are all fitted on the other splits only,
 // and the left-out split is scored. Printed beside the rule engine under the same procedure (its
 // thresholds calibrated on the other splits, answers-calibrate.ts). `--write` fits on every split
-// and writes src/modules/answers/learned.json. RANKER_L2 / GATE_L2 / CROSS / SKIP_WRONG (environment) vary the fit.
+// and writes src/modules/answers/learned.json. RANKER_L2 / GATE_L2 / CROSS / SKIP_WRONG / GATE_KINDS (environment) vary the fit.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { candidates, gateFeatures, logit, pick, rankFeatures, type Learned, type Linear } from '../src/modules/answers/learned.ts'
@@ -27,7 +27,11 @@ const KEEPS = [0, 0.5, 1, 1.5, 2, 3]
 const THRESHOLDS = Array.from({ length: 37 }, (_, index) => 0.05 + index * 0.025)
 
 /** The passage kinds among the training candidates (the guard in learned.ts: the gate does not judge a kind it never saw). */
-const KINDS = (items: Item[]) => [...new Set(items.flatMap((entry) => entry.units.map((unit) => unit.source.kind)))].sort()
+const KINDS = (items: Item[]) => GATE_KINDS ?? [...new Set(items.flatMap((entry) => entry.units.map((unit) => unit.source.kind)))].sort()
+/** Variant (fourteenth pass): GATE_KINDS=segment keeps the gate to transcript turns; a best passage of another kind is answered by the rule thresholds. */
+const GATE_KINDS = process.env.GATE_KINDS ? process.env.GATE_KINDS.split(',') : undefined
+/** With GATE_KINDS, whether the rule thresholds decide this question (its best passage is of another kind), and their call. */
+const ruled = (entry: Item, ordered: { unit: Unit }[]) => (GATE_KINDS && ordered[0] && !GATE_KINDS.includes(ordered[0].unit.source.kind) ? chooseExtractive(entry.all).length > 0 : undefined)
 
 type Item = Ranked & { all: Unit[]; units: Unit[]; rows: number[][]; good: boolean[] }
 
@@ -74,9 +78,10 @@ function train(items: Item[]): Learned {
     const answerable = items.filter((entry) => entry.question.answers.length > 0).length
     // A question without candidates is no-evidence whatever the gate says: left out of its fit (its all-zero row
     // once taught the gate that a passage other than a transcript turn means no answer, through the dropped `segment` feature).
-    const weights = items.map((entry, index) => (orders[index]!.length === 0 ? 0 : entry.question.answers.length > 0 ? (SKIP_WRONG && !correct[index] ? 0 : 1 / answerable) : 1 / Math.max(1, items.length - answerable)))
+    const rules = items.map((entry, index) => ruled(entry, orders[index]!))
+    const weights = items.map((entry, index) => (orders[index]!.length === 0 || rules[index] !== undefined ? 0 : entry.question.answers.length > 0 ? (SKIP_WRONG && !correct[index] ? 0 : 1 / answerable) : 1 / Math.max(1, items.length - answerable)))
     const gate = trainLinear(rows, correct.map(Number), weights, GATE_L2)
-    const decided: Decided[] = items.map((entry, index) => ({ answerable: entry.question.answers.length > 0, chance: orders[index]!.length === 0 ? 0 : 1 / (1 + Math.exp(-logit(gate, rows[index]!))), correct: correct[index]! }))
+    const decided: Decided[] = items.map((entry, index) => ({ answerable: entry.question.answers.length > 0, chance: orders[index]!.length === 0 ? 0 : rules[index] !== undefined ? (rules[index] ? 1 : 0) : 1 / (1 + Math.exp(-logit(gate, rows[index]!))), correct: correct[index]! }))
     for (const threshold of THRESHOLDS) {
       const score = objective(count(decided, threshold))
       if (score > value + 1e-9) [chosen, value] = [{ ranker, gate, threshold, keep, candidates: CANDIDATES, kinds: KINDS(items) }, score]
@@ -104,7 +109,8 @@ function test(model: Learned, items: Item[]): Tally {
   const decided = items.map((entry): Decided => {
     const ordered = order(model.ranker, entry)
     if (ordered.length === 0) return { answerable: entry.question.answers.length > 0, chance: 0, correct: false }
-    const chance = 1 / (1 + Math.exp(-logit(model.gate, gateFeatures(entry.question.question, ordered, entry.all))))
+    const rule = ruled(entry, ordered)
+    const chance = rule !== undefined ? (rule ? 1 : 0) : 1 / (1 + Math.exp(-logit(model.gate, gateFeatures(entry.question.question, ordered, entry.all))))
     return { answerable: entry.question.answers.length > 0, chance, correct: entry.question.answers.length > 0 && cites(entry.question, pick(ordered, model.keep)) }
   })
   return count(decided, model.threshold)
