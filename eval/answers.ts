@@ -11,6 +11,8 @@ import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { answerQuestion, type SearchAnswer } from '../src/modules/answers/ask.ts'
 import { openDatabase } from '../src/platform/db/index.ts'
+import { extractItems } from '../src/modules/extraction/engine/extractive.ts'
+import { createProposal } from '../src/modules/work/index.ts'
 import { loadMeetingFixtures } from '../test/fixtures/meetings.ts'
 
 export type Question = { id: string; question: string; answers: string[] }
@@ -30,6 +32,13 @@ const answerMeetings = () => loadMeetingFixtures(path.join(directory, 'meetings'
 const segmentId = (label: string) => `seg_eval_${label.replace(/[^a-z0-9]+/gi, '_')}`
 
 export type EvalOptions = { verbose?: boolean; only?: string; sentenceModel?: 'off' | 'use-lite-en' }
+
+/**
+ * Whether each meeting's extracted work is in the workspace, as the product has it once a meeting is
+ * refined: the extraction engine's items at or above the quality gate, stored as pending proposals
+ * (fourteenth pass). `EVAL_WORK=off`: transcripts only, the workspace of the first thirteen passes.
+ */
+export const EVAL_WORK = process.env.EVAL_WORK !== 'off'
 
 /** Runs `work` with the process kept alive: searches run on unref'd worker threads (SQLite read pool). */
 export async function keptAlive<T>(work: () => Promise<T>): Promise<T> {
@@ -66,6 +75,16 @@ export async function openEvalWorkspace(sentenceModel: EvalOptions['sentenceMode
       speaker_id: segment.speakerId ?? null, text: segment.text, status: 'final' as const, source: 'server' as const, engine: 'eval',
       language: segment.language ?? null, confidence: null, words: null, created_at: now, updated_at: now,
     }))).execute()
+    if (!EVAL_WORK) continue
+    // What the product proposes after the meeting (extraction's refine: items at or above the gate become pending proposals).
+    const { items } = extractItems({ segments: meeting.segments, ...(meeting.participants ? { participants: meeting.participants } : {}), meetingStartedAt: meeting.meetingStartedAt, timezone: meeting.timezone })
+    for (const item of items.filter((candidate) => candidate.confidence >= config.extractionQualityGate)) {
+      await createProposal(app.deps, database.db, {
+        sessionId, kind: item.kind, title: item.title, summary: item.summary, confidence: item.confidence, family: item.family, semanticType: item.semanticType,
+        sourceSegmentIds: item.sourceSegmentIds.map((id) => segmentId(`${meeting.id}:${id}`)),
+        ...(item.ownerName ? { ownerHint: item.ownerName } : {}), ...(item.dueDate ? { dueDate: item.dueDate } : {}),
+      })
+    }
   }
   const membership = { workspaceId, accessRole: 'owner' as const, contentPermission: 'edit' as const, jobRole: null }
   return { app, membership }

@@ -23,6 +23,7 @@ import { languageGap } from './language.ts'
 import { chooseLearned, type Learned } from './learned.ts'
 import learned from './learned.json' with { type: 'json' }
 import { attachSemantic } from './semantic.ts'
+import { memberNames, phrased, workFacts } from './phrasing.ts'
 import { markSettled, TURNS_AFTER_SETTLE, type Window } from './settled.ts'
 import { lexicalWords, NEIGHBOURHOODS, QUESTION_WORDS, queryWords, rank, tokenizer, type AnswerInput, type Frequencies, type AnswerSource, type SearchAnswer, type Unit } from './ranking.ts'
 
@@ -80,6 +81,8 @@ async function segmentHits(deps: AppDeps, workspaceId: string, question: string,
  */
 const TURNS_AFTER = 3
 const TURNS_AFTER_A_QUESTION = 5
+/** The segments a work object cites that are quoted with it (a decision: its proposal and the turn that settles it). */
+const MAX_CITED_SEGMENTS = 3
 
 const POINTS_BACK = /\b(that|this|those|these)\b[^a-z]*$|^(that|this|it|its|their|they)\b|^(这个|那个|这样|这些|那些|他们|她们)/i
 function withAntecedents(sentences: string[]): string[] {
@@ -99,6 +102,7 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
     searchMemory(deps, workspaceId, words),
   ])
   const memory = scope ? everyMemory.filter((hit) => hit.projectId === scope.projectId) : everyMemory
+  const owners = await memberNames(deps, workspaceId, work.flatMap((object) => object.ownerAccountId ?? object.ownerHintAccountId ?? []))
   const units: Unit[] = []
   const unit = (text: string, source: AnswerSource, boost = 0, extra: AnswerSource[] = []) => units.push({ text, source, extra, boost, coverage: 0, score: 0 })
   // What a superseded entry rests on is outdated too: the transcript still says it, memory knows better.
@@ -168,8 +172,16 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
   }
   for (const object of work) {
     const boost = object.kind === 'decision' || object.kind === 'outcome' ? 0.03 : 0
-    unit(object.title, { kind: 'work-object', id: object.id, quote: object.title, sessionId: object.sessionId, title: object.title }, boost)
-    for (const sentence of splitSentences(object.summary ?? '')) unit(sentence, { kind: 'work-object', id: object.id, quote: sentence, sessionId: object.sessionId, title: object.title }, boost)
+    // A work object cites the turns it was made from (a decision: the proposal and the turn that settles it), quoted
+    // once chosen (answerQuestion); a pending proposal says so. Its segments are not quoted again beside it.
+    const cited: AnswerSource[] = object.sourceSegmentIds.slice(0, MAX_CITED_SEGMENTS).map((id) => ({ kind: 'segment', id, quote: '', sessionId: object.sessionId }))
+    const source = (quote: string): AnswerSource => ({ kind: 'work-object', id: object.id, quote, sessionId: object.sessionId, title: object.title, ...(object.proposed ? { status: 'proposed' } : {}) })
+    // Its title is read with who takes it and by when ("Send the vendor contract (owner Dana Li; due …)"): "who…?" and "when is … due?" are answered by it.
+    const title = object.title + workFacts(object, owners.get(object.ownerAccountId ?? object.ownerHintAccountId ?? '') ?? object.ownerHint)
+    for (const [index, text] of [title, ...splitSentences(object.summary ?? '')].entries()) {
+      unit(text, source(index === 0 ? object.title : text), boost, cited)
+      units.at(-1)!.covers = new Set(object.sourceSegmentIds)
+    }
   }
   for (const hit of memory) {
     if (hit.kind === 'memory-entry') {
@@ -183,12 +195,24 @@ async function gatherUnits(deps: AppDeps, workspaceId: string, question: string,
     }
   }
   for (const unit of units) {
-    if (unit.source.kind === 'memory-entry' ? unit.source.status === 'superseded' : outdated.has(unit.source.id)) {
+    // A work object resting on a turn a superseded entry rests on (a proposal found again from that turn) is outdated too.
+    const restsOnOutdated = unit.source.kind === 'work-object' && unit.extra.some((source) => outdated.has(source.id))
+    if (unit.source.kind === 'memory-entry' ? unit.source.status === 'superseded' : outdated.has(unit.source.id) || restsOnOutdated) {
       unit.outdated = true
       unit.boost -= 0.3
     }
   }
   return { units, windows }
+}
+
+/** Segments' places in the recording, for "where to open", and the words of those a work object cites (one query). */
+async function openSegments(deps: AppDeps, workspaceId: string, chosen: Unit[]) {
+  const segmentIds = chosen.flatMap((unit) => [unit.source, ...unit.extra]).filter((source) => source.kind === 'segment' && (source.startMs === undefined || !source.quote)).map((source) => source.id)
+  const found = new Map((await findWorkspaceSegments(deps.database.db, workspaceId, segmentIds)).map((segment) => [segment.id, segment]))
+  for (const unit of chosen) {
+    unit.extra = unit.extra.flatMap((source) => (source.kind !== 'segment' || source.quote ? [source] : found.has(source.id) ? [{ ...source, quote: found.get(source.id)!.text }] : []))
+    for (const source of [unit.source, ...unit.extra]) if (source.kind === 'segment' && source.startMs === undefined && found.has(source.id)) source.startMs = found.get(source.id)!.start_ms
+  }
 }
 
 const joinFor = (chinese: boolean, parts: string[]) => (chinese ? parts.join('') : parts.join(' '))
@@ -214,9 +238,10 @@ const GroundedReply = Type.Object({
   sentences: Type.Array(Type.Object({ text: Type.String(), sourceIds: Type.Array(Type.String()) }, { additionalProperties: false })),
 }, { additionalProperties: false })
 
-async function groundedAnswer(deps: AppDeps, query: string, ranked: Unit[], chinese: boolean): Promise<SearchAnswer | undefined> {
+async function groundedAnswer(deps: AppDeps, workspaceId: string, query: string, ranked: Unit[], chinese: boolean): Promise<SearchAnswer | undefined> {
   const given = ranked.filter((unit) => unit.coverage > 0 && !unit.outdated).slice(0, 8)
   if (given.length === 0 || !deps.llm) return undefined
+  await openSegments(deps, workspaceId, given)
   const language = chinese ? 'Simplified Chinese' : 'English'
   try {
     const reply = await deps.llm.json([
@@ -264,16 +289,13 @@ export async function answerQuestion(deps: AppDeps, membership: Membership, inpu
   const scope = input.projectId === undefined ? undefined : await projectScope(deps, membership.workspaceId, input.projectId)
   const ranked = await rankPassages(deps, membership, query, log, scope)
   if (input.mode === 'grounded-ai' && deps.llm) {
-    const grounded = await groundedAnswer(deps, query, ranked, chinese)
+    const grounded = await groundedAnswer(deps, membership.workspaceId, query, ranked, chinese)
     if (grounded) return grounded.status === 'no-evidence' ? { ...grounded, ...(await languageGap(deps, membership.workspaceId, query)) } : grounded
   }
   // The learned ranker and gate choose (learned.ts; fitted by eval/answers-learn.ts).
   const chosen = chooseLearned(learned as Learned, query, ranked)
   // No evidence for a question in a language the meetings are not in: say that this is why.
   if (chosen.length === 0) return { ...compose(query, [], chinese, 'extractive'), ...(await languageGap(deps, membership.workspaceId, query)) }
-  // Segments' places in the recording, for "where to open".
-  const segmentIds = chosen.flatMap((unit) => [unit.source, ...unit.extra]).filter((source) => source.kind === 'segment' && source.startMs === undefined).map((source) => source.id)
-  const starts = new Map((await findWorkspaceSegments(deps.database.db, membership.workspaceId, segmentIds)).map((segment) => [segment.id, segment.start_ms]))
-  for (const source of chosen.flatMap((unit) => [unit.source, ...unit.extra])) if (source.kind === 'segment' && source.startMs === undefined && starts.has(source.id)) source.startMs = starts.get(source.id)!
-  return compose(query, chosen.map((unit) => ({ text: unit.text, sources: [unit.source, ...unit.extra] })), chinese, 'extractive')
+  await openSegments(deps, membership.workspaceId, chosen)
+  return compose(query, await phrased(deps, membership.workspaceId, query, chosen), chinese, 'extractive')
 }

@@ -435,6 +435,9 @@ export function quoted(ordered: Unit[]): Unit[] {
     const key = unit.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
     if (seen.has(key) || chosen.some((known) => known.source.id === unit.source.id && (known.text.includes(unit.text) || unit.text.includes(known.text)))) continue
     if (unit.outdated || chosen.some((known) => known.covers?.has(unit.source.id))) continue
+    // A work object whose turns are all quoted or covered already (a proposal found again from a turn a memory entry rests on) adds nothing.
+    const cited = unit.source.kind === 'work-object' ? unit.extra.filter((source) => source.kind === 'segment').map((source) => source.id) : []
+    if (cited.length > 0 && cited.every((id) => chosen.some((known) => known.source.id === id || known.covers?.has(id) || known.extra.some((source) => source.id === id)))) continue
     seen.add(key)
     chosen.push(unit)
   }

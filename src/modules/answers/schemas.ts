@@ -8,7 +8,7 @@ export const AnswerSource = Type.Object({
   sessionId: Type.Optional(Type.String({ description: 'segment, work-object: the session to open.' })),
   startMs: Type.Optional(Type.Number({ description: 'segment: where in the recording.' })),
   projectId: Type.Optional(Type.String({ description: 'memory-entry, external-item, file: the project whose memory holds it.' })),
-  status: Type.Optional(Type.String({ description: 'memory-entry: current, superseded or in-conflict.' })),
+  status: Type.Optional(Type.String({ description: 'memory-entry: current, superseded or in-conflict; work-object: proposed while it is an AI proposal nobody has accepted yet (absent once accepted or made by a person).' })),
   url: Type.Optional(Type.String({ description: 'external-item: where it lives in its tool.' })),
   title: Type.Optional(Type.String()),
   path: Type.Optional(Type.String({ description: 'file: path in the codebase.' })),
