@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { interpolateNgrams, LOG_UNITS, logSum, nearestBin, readBits, requiredBits, type InDomainNgram } from './ngram-trie.ts'
+import { interpolateNgrams, LOG_UNITS, logSum, nearestBin, readBits, requiredBits, trigramLog10 as arraysTrigramLog10, type InDomainNgram, type TrieArrays } from './ngram-trie.ts'
 
 const HEADER = 'Trie Language Model'
 
@@ -127,10 +127,9 @@ export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer
   let ngrams: Buffer = Buffer.from(model.bytes.subarray(model.ngramOffset, model.wordsOffset))
   if (adaptation.bigrams && model.order > 2) boostBigrams(model, ngrams, adaptation.bigrams, adaptation.pairWeight ?? lambda)
   if (adaptation.ngrams && model.order === 3) {
-    const table = (at: number) => new Float32Array(Buffer.from(model.bytes.subarray(model.quantOffset + at * 65536 * 4, model.quantOffset + (at + 1) * 65536 * 4)).buffer)
     const index = new Map(model.index)
     appended.forEach((word, offset) => index.set(word, base + offset))
-    const repacked = interpolateNgrams({ count, bigramCount: model.counts[1]!, trigramCount: model.counts[2]!, unigrams, ngrams, bins: [table(0), table(1), table(2)] }, index, adaptation.ngrams, adaptation.ngramWeight ?? lambda)
+    const repacked = interpolateNgrams({ ...arraysOf(model), count, unigrams, ngrams }, index, adaptation.ngrams, adaptation.ngramWeight ?? lambda)
     repacked.unigrams.copy(unigrams)
     ngrams = repacked.ngrams
     head.writeUInt32LE(repacked.bigramCount, HEADER.length + 1 + 4)
@@ -142,6 +141,22 @@ export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer
   const length = Buffer.alloc(4)
   length.writeInt32LE(oldWords.length + newWords.length)
   return Buffer.concat([head, unigrams, ngrams, length, oldWords, newWords])
+}
+
+/** A trigram model's arrays (ngram-trie.ts). */
+function arraysOf(model: TrieModel): TrieArrays {
+  const table = (at: number) => new Float32Array(Buffer.from(model.bytes.subarray(model.quantOffset + at * 65536 * 4, model.quantOffset + (at + 1) * 65536 * 4)).buffer)
+  return {
+    count: model.counts[0]!, bigramCount: model.counts[1]!, trigramCount: model.counts[2]!,
+    unigrams: model.bytes.subarray(model.unigramOffset, model.ngramOffset), ngrams: model.bytes.subarray(model.ngramOffset, model.wordsOffset), bins: [table(0), table(1), table(2)],
+  }
+}
+
+/** log10 P(third | first second) as the model stores it, or undefined if it has no such trigram (tests, diagnostics). */
+export function trigramLog10(model: TrieModel, first: string, second: string, third: string): number | undefined {
+  const ids = [first, second, third].map((word) => model.index.get(word))
+  if (model.order !== 3 || ids.some((id) => id === undefined)) return undefined
+  return arraysTrigramLog10(arraysOf(model), ids[0]!, ids[1]!, ids[2]!)
 }
 
 type Bigrams = { wordBits: number; total: number; bins: Float32Array; ngrams: Buffer }

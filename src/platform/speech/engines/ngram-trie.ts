@@ -71,7 +71,7 @@ export const ngramBytes = (arrays: Pick<TrieArrays, 'count' | 'bigramCount' | 't
 export type InDomainNgram = { words: string[]; log10: number }
 
 /** Index of bigram (h, w) in the bigram array, or -1. */
-function findBigram(arrays: TrieArrays, h: number, w: number): number {
+export function findBigram(arrays: TrieArrays, h: number, w: number): number {
   const { wordBits, bigramBits } = layout(arrays)
   let low = arrays.unigrams.readUInt32LE(w * 12 + 8)
   let high = arrays.unigrams.readUInt32LE((w + 1) * 12 + 8)
@@ -85,12 +85,21 @@ function findBigram(arrays: TrieArrays, h: number, w: number): number {
   return -1
 }
 
+/** log10 P(w | u h) as the arrays store it, or undefined without such a trigram (tests, diagnostics). */
+export function trigramLog10(arrays: TrieArrays, u: number, h: number, w: number): number | undefined {
+  const bigram = findBigram(arrays, h, w)
+  const trigram = bigram < 0 ? -1 : findTrigram(arrays, bigram, u)
+  if (trigram < 0) return undefined
+  const { wordBits, trigramBits, trigramOffset } = layout(arrays)
+  return arrays.bins[2][readBits(arrays.ngrams, trigramOffset + trigram * trigramBits + wordBits, 16)]! / LOG_UNITS
+}
+
 const bigramNext = (arrays: TrieArrays, index: number) => {
   const { wordBits, nextBits, bigramBits } = layout(arrays)
   return readBits(arrays.ngrams, index * bigramBits + wordBits + 32, nextBits)
 }
 
-function findTrigram(arrays: TrieArrays, bigram: number, u: number): number {
+export function findTrigram(arrays: TrieArrays, bigram: number, u: number): number {
   const { wordBits, trigramBits, trigramOffset } = layout(arrays)
   let low = bigramNext(arrays, bigram)
   let high = bigramNext(arrays, bigram + 1)
