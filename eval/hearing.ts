@@ -5,7 +5,7 @@
 // number steps; word error rate and the errors on the words extraction reads (cue words), per split.
 // No server, no extraction: for comparing engine settings on the same audio (docs/speech.md).
 // `--meetings=id,…` keeps those of the named splits. Only the seen spoken splits may be named.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { batchBinOf } from '../src/platform/speech/engines/index.ts'
 import { pocketsphinxEngine } from '../src/platform/speech/engines/pocketsphinx.ts'
@@ -66,7 +66,11 @@ const BATCH_SAMPLES = 100 * 16000
 
 async function hearMeeting(fixture: MeetingFixture, cacheDir: string) {
   const cached = path.join(cacheDir, `${fixture.id}.pcm`)
-  if (!existsSync(cached)) writeFileSync(cached, speakMeeting(fixture).pcm)
+  if (!existsSync(cached)) {
+    // Runs side by side may synthesize the same meeting: each writes its own file and renames.
+    writeFileSync(`${cached}.${process.pid}`, speakMeeting(fixture).pcm)
+    renameSync(`${cached}.${process.pid}`, cached)
+  }
   const bytes = readFileSync(cached)
   const samples = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2)
   const lexicon = await loadLexicon()
