@@ -20,7 +20,7 @@ export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
 /** weight of the in-domain word pairs (meeting phrases: "we decided", "can you"; docs/speech.md, "Cue words") */
 export const LM_PAIR_WEIGHT = Number(process.env.CONFER_LM_PAIR_WEIGHT ?? LM_WEIGHT)
 /** weight of the in-domain bigrams and trigrams of meeting speech (meeting-ngrams.json; 0: none; docs/speech.md, "Meeting n-grams") */
-export const LM_NGRAM_WEIGHT = Number(process.env.CONFER_LM_NGRAM_WEIGHT ?? 0)
+export const LM_NGRAM_WEIGHT = Number(process.env.CONFER_LM_NGRAM_WEIGHT ?? 0.2)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
 /**
