@@ -7,7 +7,9 @@
 //   bigram children), which keeps the trie's bit layout as long as the word count stays within the
 //   same power of two;
 // - bigrams of in-domain phrases that the model has ("team lead") get the same interpolation, written
-//   into their quantized probability field (the nearest of the model's own 65,536 bins).
+//   into their quantized probability field (the nearest of the model's own 65,536 bins);
+// - the bigrams and trigrams of meeting speech (meeting-ngrams.json) are interpolated in, the arrays
+//   re-packed to add those the model lacks (ngram-trie.ts).
 // Layout (sphinxbase lm_trie.c, ngram_model_trie.c): header "Trie Language Model", order (u8),
 // counts (u32 × order), a dummy i32, quantization tables (f32; per middle order 2^16 probs then
 // 2^16 backoffs, then 2^16 probs of the longest order), unigrams {f32 prob, f32 backoff, u32 next}
@@ -37,7 +39,6 @@ export type TrieModel = {
   words: string[]
   index: Map<string, number>
 }
-
 
 export function readTrieModel(path: string): TrieModel {
   const bytes = readFileSync(path)
@@ -78,7 +79,6 @@ export type Adaptation = {
   /** their weight λ, 0–1 */
   ngramWeight?: number
 }
-
 
 /** The model with the adaptation applied, as the bytes of a new trie file. */
 export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer {
@@ -169,7 +169,6 @@ function bigramsOf(model: TrieModel, ngrams: Buffer): Bigrams {
   return { wordBits, total: wordBits + 32 + requiredBits(model.counts[2]!), bins, ngrams }
 }
 
-
 /** Bit offset of the probability field of the bigram (first, second), or -1 if the model lacks it. */
 function findBigram(model: TrieModel, bigrams: Bigrams, first: string, second: string): number {
   const h = model.index.get(first)
@@ -228,11 +227,16 @@ export type AdaptedFiles = { lm: string; dict: string }
 
 /** In-domain bigrams and trigrams of meeting speech (written by eval/meeting-ngrams.ts from the training meetings). */
 const MEETING_NGRAMS_FILE = path.join(import.meta.dirname, 'meeting-ngrams.json')
-let meetingNgramsCache: InDomainNgram[] | undefined
-export function meetingNgrams(): InDomainNgram[] {
-  meetingNgramsCache ??= Object.entries((JSON.parse(readFileSync(MEETING_NGRAMS_FILE, 'utf8')) as { ngrams: Record<string, number> }).ngrams).map(([key, log10]) => ({ words: key.split(' '), log10 }))
+let meetingNgramsCache: { ngrams: InDomainNgram[]; digest: string } | undefined
+const meetingNgramsRead = () => {
+  if (!meetingNgramsCache) {
+    const text = readFileSync(MEETING_NGRAMS_FILE, 'utf8')
+    const ngrams = Object.entries((JSON.parse(text) as { ngrams: Record<string, number> }).ngrams).map(([key, log10]) => ({ words: key.split(' '), log10 }))
+    meetingNgramsCache = { ngrams, digest: createHash('sha256').update(text).digest('hex') }
+  }
   return meetingNgramsCache
 }
+export const meetingNgrams = (): InDomainNgram[] => meetingNgramsRead().ngrams
 
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us'
 const building = new Map<string, Promise<AdaptedFiles | undefined>>()
@@ -257,7 +261,7 @@ export async function adaptedModel(phrases: string[], weight: number, pronounce:
       if (index > 0) bigrams.set(`${tokens[index - 1]} ${token}`, [tokens[index - 1]!, token])
     })
   }
-  const key = createHash('sha256').update(JSON.stringify([dir, weight, ...(pairWeight === weight ? [] : [pairWeight]), [...words].sort(), [...bigrams.keys()].sort(), ...(ngramWeight > 0 ? [ngramWeight, MEETING_NGRAMS_FILE] : [])])).digest('hex').slice(0, 16)
+  const key = createHash('sha256').update(JSON.stringify([dir, weight, ...(pairWeight === weight ? [] : [pairWeight]), [...words].sort(), [...bigrams.keys()].sort(), ...(ngramWeight > 0 ? [ngramWeight, meetingNgramsRead().digest] : [])])).digest('hex').slice(0, 16)
   let pending = building.get(key)
   if (pending) {
     // Files removed behind our back (a tmp cleaner) are built again.
