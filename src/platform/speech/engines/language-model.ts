@@ -7,7 +7,9 @@
 //   bigram children), which keeps the trie's bit layout as long as the word count stays within the
 //   same power of two;
 // - bigrams of in-domain phrases that the model has ("team lead") get the same interpolation, written
-//   into their quantized probability field (the nearest of the model's own 65,536 bins).
+//   into their quantized probability field (the nearest of the model's own 65,536 bins);
+// - the bigrams and trigrams of meeting speech (meeting-ngrams.json) are interpolated in, the arrays
+//   re-packed to add those the model lacks (ngram-trie.ts).
 // Layout (sphinxbase lm_trie.c, ngram_model_trie.c): header "Trie Language Model", order (u8),
 // counts (u32 × order), a dummy i32, quantization tables (f32; per middle order 2^16 probs then
 // 2^16 backoffs, then 2^16 probs of the longest order), unigrams {f32 prob, f32 backoff, u32 next}
@@ -21,6 +23,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { interpolateNgrams, LOG_UNITS, logSum, nearestBin, readBits, requiredBits, trigramLog10 as arraysTrigramLog10, type InDomainNgram, type TrieArrays } from './ngram-trie.ts'
 
 const HEADER = 'Trie Language Model'
 
@@ -36,11 +39,6 @@ export type TrieModel = {
   words: string[]
   index: Map<string, number>
 }
-
-/** sphinxbase's logmath units per factor of ten (log base 1.0001) */
-const LOG_UNITS = 1 / Math.log10(1.0001)
-
-const requiredBits = (max: number) => (max === 0 ? 0 : Math.floor(Math.log2(max)) + 1)
 
 export function readTrieModel(path: string): TrieModel {
   const bytes = readFileSync(path)
@@ -76,10 +74,11 @@ export type Adaptation = {
   weight: number
   /** weight of the in-domain word pairs (default: `weight`) */
   pairWeight?: number
+  /** in-domain bigrams and trigrams interpolated in (re-packing the trie, ngram-trie.ts) */
+  ngrams?: Iterable<InDomainNgram>
+  /** their weight λ, 0–1 */
+  ngramWeight?: number
 }
-
-/** log(a + b) from log a and log b, in logmath units */
-const logSum = (a: number, b: number) => Math.max(a, b) + LOG_UNITS * Math.log10(1 + 10 ** (-Math.abs(a - b) / LOG_UNITS))
 
 /** The model with the adaptation applied, as the bytes of a new trie file. */
 export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer {
@@ -94,9 +93,9 @@ export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer
   const room = Math.max(0, 2 ** requiredBits(base) - 1 - base)
   const appended = added.slice(0, room)
   const vocabulary = known.size + appended.length
-  if (vocabulary === 0) return model.bytes
+  if (vocabulary === 0 && !adaptation.ngrams) return model.bytes
   const lambda = adaptation.weight
-  const inDomain = LOG_UNITS * Math.log10(lambda / vocabulary)
+  const inDomain = LOG_UNITS * Math.log10(lambda / Math.max(1, vocabulary))
   const keep = LOG_UNITS * Math.log10(1 - lambda)
 
   const count = base + appended.length
@@ -125,14 +124,39 @@ export function adaptTrieModel(model: TrieModel, adaptation: Adaptation): Buffer
   })
   sentinel.copy(unigrams, count * 12)
 
-  const ngrams = Buffer.from(model.bytes.subarray(model.ngramOffset, model.wordsOffset))
+  let ngrams: Buffer = Buffer.from(model.bytes.subarray(model.ngramOffset, model.wordsOffset))
   if (adaptation.bigrams && model.order > 2) boostBigrams(model, ngrams, adaptation.bigrams, adaptation.pairWeight ?? lambda)
+  if (adaptation.ngrams && model.order === 3) {
+    const index = new Map(model.index)
+    appended.forEach((word, offset) => index.set(word, base + offset))
+    const repacked = interpolateNgrams({ ...arraysOf(model), count, unigrams, ngrams }, index, adaptation.ngrams, adaptation.ngramWeight ?? lambda)
+    repacked.unigrams.copy(unigrams)
+    ngrams = repacked.ngrams
+    head.writeUInt32LE(repacked.bigramCount, HEADER.length + 1 + 4)
+    head.writeUInt32LE(repacked.trigramCount, HEADER.length + 1 + 8)
+  }
 
   const oldWords = model.bytes.subarray(model.wordsOffset + 4, model.wordsOffset + 4 + model.bytes.readInt32LE(model.wordsOffset))
   const newWords = Buffer.from(appended.map((word) => `${word}\0`).join(''), 'latin1')
   const length = Buffer.alloc(4)
   length.writeInt32LE(oldWords.length + newWords.length)
   return Buffer.concat([head, unigrams, ngrams, length, oldWords, newWords])
+}
+
+/** A trigram model's arrays (ngram-trie.ts). */
+function arraysOf(model: TrieModel): TrieArrays {
+  const table = (at: number) => new Float32Array(Buffer.from(model.bytes.subarray(model.quantOffset + at * 65536 * 4, model.quantOffset + (at + 1) * 65536 * 4)).buffer)
+  return {
+    count: model.counts[0]!, bigramCount: model.counts[1]!, trigramCount: model.counts[2]!,
+    unigrams: model.bytes.subarray(model.unigramOffset, model.ngramOffset), ngrams: model.bytes.subarray(model.ngramOffset, model.wordsOffset), bins: [table(0), table(1), table(2)],
+  }
+}
+
+/** log10 P(third | first second) as the model stores it, or undefined if it has no such trigram (tests, diagnostics). */
+export function trigramLog10(model: TrieModel, first: string, second: string, third: string): number | undefined {
+  const ids = [first, second, third].map((word) => model.index.get(word))
+  if (model.order !== 3 || ids.some((id) => id === undefined)) return undefined
+  return arraysTrigramLog10(arraysOf(model), ids[0]!, ids[1]!, ids[2]!)
 }
 
 type Bigrams = { wordBits: number; total: number; bins: Float32Array; ngrams: Buffer }
@@ -144,8 +168,6 @@ function bigramsOf(model: TrieModel, ngrams: Buffer): Bigrams {
   for (let index = 0; index < 65536; index += 1) bins[index] = model.bytes.readFloatLE(model.quantOffset + index * 4)
   return { wordBits, total: wordBits + 32 + requiredBits(model.counts[2]!), bins, ngrams }
 }
-
-const readBits = (buffer: Buffer, bit: number, length: number) => (buffer.readUInt32LE(bit >>> 3) >>> (bit & 7)) & ((1 << length) - 1)
 
 /** Bit offset of the probability field of the bigram (first, second), or -1 if the model lacks it. */
 function findBigram(model: TrieModel, bigrams: Bigrams, first: string, second: string): number {
@@ -192,19 +214,6 @@ function boostBigrams(model: TrieModel, ngrams: Buffer, pairs: Iterable<[string,
   }
 }
 
-function nearestBin(bins: Float32Array, value: number): number {
-  let low = 0
-  let high = bins.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (bins[middle]! < value) low = middle + 1
-    else high = middle
-  }
-  if (low === 0) return 0
-  if (low === bins.length) return bins.length - 1
-  return value - bins[low - 1]! < bins[low]! - value ? low - 1 : low
-}
-
 function writeBits(buffer: Buffer, bit: number, length: number, value: number) {
   for (let index = 0; index < length; index += 1) {
     const at = bit + index
@@ -215,6 +224,19 @@ function writeBits(buffer: Buffer, bit: number, length: number, value: number) {
 }
 
 export type AdaptedFiles = { lm: string; dict: string }
+
+/** In-domain bigrams and trigrams of meeting speech (written by eval/meeting-ngrams.ts from the training meetings). */
+const MEETING_NGRAMS_FILE = path.join(import.meta.dirname, 'meeting-ngrams.json')
+let meetingNgramsCache: { ngrams: InDomainNgram[]; digest: string } | undefined
+const meetingNgramsRead = () => {
+  if (!meetingNgramsCache) {
+    const text = readFileSync(MEETING_NGRAMS_FILE, 'utf8')
+    const ngrams = Object.entries((JSON.parse(text) as { ngrams: Record<string, number> }).ngrams).map(([key, log10]) => ({ words: key.split(' '), log10 }))
+    meetingNgramsCache = { ngrams, digest: createHash('sha256').update(text).digest('hex') }
+  }
+  return meetingNgramsCache
+}
+export const meetingNgrams = (): InDomainNgram[] => meetingNgramsRead().ngrams
 
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us'
 const building = new Map<string, Promise<AdaptedFiles | undefined>>()
@@ -227,7 +249,7 @@ const KEEP = 4
  * dictionary with pronunciations for words the CMU dictionary lacks (`pronounce`). Undefined
  * when the general model cannot be read (then pocketsphinx runs with its defaults).
  */
-export async function adaptedModel(phrases: string[], weight: number, pronounce: (word: string) => string[], dir = MODEL_DIR, pairWeight = weight): Promise<AdaptedFiles | undefined> {
+export async function adaptedModel(phrases: string[], weight: number, pronounce: (word: string) => string[], dir = MODEL_DIR, pairWeight = weight, ngramWeight = 0): Promise<AdaptedFiles | undefined> {
   const words = new Set<string>()
   const bigrams = new Map<string, [string, string]>()
   for (const phrase of phrases) {
@@ -239,7 +261,7 @@ export async function adaptedModel(phrases: string[], weight: number, pronounce:
       if (index > 0) bigrams.set(`${tokens[index - 1]} ${token}`, [tokens[index - 1]!, token])
     })
   }
-  const key = createHash('sha256').update(JSON.stringify([dir, weight, ...(pairWeight === weight ? [] : [pairWeight]), [...words].sort(), [...bigrams.keys()].sort()])).digest('hex').slice(0, 16)
+  const key = createHash('sha256').update(JSON.stringify([dir, weight, ...(pairWeight === weight ? [] : [pairWeight]), [...words].sort(), [...bigrams.keys()].sort(), ...(ngramWeight > 0 ? [ngramWeight, meetingNgramsRead().digest] : [])])).digest('hex').slice(0, 16)
   let pending = building.get(key)
   if (pending) {
     // Files removed behind our back (a tmp cleaner) are built again.
@@ -260,7 +282,7 @@ export async function adaptedModel(phrases: string[], weight: number, pronounce:
         const lines = missing.map((word) => `${word} ${pronounce(word).join(' ')}`).filter((line) => line.split(' ').length > 1)
         // Other processes may build the same files at once: each writes its own and renames.
         await writeFile(`${files.dict}${part}`, `${dictionary}${dictionary.endsWith('\n') ? '' : '\n'}${lines.join('\n')}\n`)
-        await writeFile(`${files.lm}${part}`, adaptTrieModel(general, { words, bigrams: bigrams.values(), weight, pairWeight }))
+        await writeFile(`${files.lm}${part}`, adaptTrieModel(general, { words, bigrams: bigrams.values(), weight, pairWeight, ...(ngramWeight > 0 ? { ngrams: meetingNgrams(), ngramWeight } : {}) }))
         await rename(`${files.dict}${part}`, files.dict)
         await rename(`${files.lm}${part}`, files.lm)
       } catch {

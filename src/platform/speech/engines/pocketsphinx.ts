@@ -19,6 +19,8 @@ const GAP_SAMPLES = SAMPLE_RATE
 export const LM_WEIGHT = Number(process.env.CONFER_LM_WEIGHT ?? 0.05)
 /** weight of the in-domain word pairs (meeting phrases: "we decided", "can you"; docs/speech.md, "Cue words") */
 export const LM_PAIR_WEIGHT = Number(process.env.CONFER_LM_PAIR_WEIGHT ?? LM_WEIGHT)
+/** weight of the in-domain bigrams and trigrams of meeting speech (meeting-ngrams.json; 0: none; docs/speech.md, "Meeting n-grams") */
+export const LM_NGRAM_WEIGHT = Number(process.env.CONFER_LM_NGRAM_WEIGHT ?? 0.2)
 const FILLERS = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/
 
 /**
@@ -36,7 +38,7 @@ export function pocketsphinxEngine(bin: string, batchBin?: string): SpeechEngine
     name: 'pocketsphinx',
     async transcribe(utterances, options) {
       if (utterances.length === 0) return []
-      const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, soundOfNewWord, undefined, LM_PAIR_WEIGHT) : undefined
+      const adapted = options.vocabulary?.length ? await adaptedModel(options.vocabulary, LM_WEIGHT, soundOfNewWord, undefined, LM_PAIR_WEIGHT, LM_NGRAM_WEIGHT) : undefined
       const model = adapted ? ['-lm', adapted.lm, '-dict', adapted.dict] : []
       if (batchBin) return decodeEach(batchBin, utterances, model)
       const offsets: number[] = []
