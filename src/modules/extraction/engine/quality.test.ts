@@ -52,10 +52,14 @@ const FLOORS = {
   // held-out-8: its first and only unseen run (commit ff3cc3a, the twelfth pass) 0.866 / 0.689 / 0.757 (the rules
   // alone, --decisions=rules: 0.866 / 0.627 / 0.743; the engine of the start of that day, 0e9663e: 0.866 / 0.689 / 0.754)
   'held-out-8': { action: 0.86, decision: 0.68, overall: 0.75 },
+  // held-out-9: its first and only unseen run (commit 426181a, the fourteenth pass) 0.825 / 0.600 / 0.626 (the rules
+  // alone, --decisions=rules: 0.825 / 0.350 / 0.562; the engine of the start of that day, 87c8a85: 0.825 / 0.615 / 0.630).
+  // Retrained with it since (in-sample): 0.825 / 0.746 / 0.739.
+  'held-out-9': { action: 0.82, decision: 0.6, overall: 0.62 },
 } as const
 
 describe('extraction quality on the labelled meetings', () => {
-  // Only the splits with a floor: a sealed split (held-out-9 and later) is never run here.
+  // Only the splits with a floor: a sealed split (held-out-10 and later) is never run here.
   const { splits, meetings } = evaluateExtractive(loadMeetingFixtures().filter((fixture) => fixture.split in FLOORS))
 
   it('covers English and Chinese planning, incident reviews, design critiques and one-on-ones', () => {
