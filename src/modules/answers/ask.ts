@@ -296,6 +296,31 @@ export async function answerQuestion(deps: AppDeps, membership: Membership, inpu
   const chosen = chooseLearned(learned as Learned, query, ranked)
   // No evidence for a question in a language the meetings are not in: say that this is why.
   if (chosen.length === 0) return { ...compose(query, [], chinese, 'extractive'), ...(await languageGap(deps, membership.workspaceId, query)) }
-  await openSegments(deps, membership.workspaceId, chosen)
-  return compose(query, await phrased(deps, membership.workspaceId, query, chosen), chinese, 'extractive')
+  const said = withoutRepeats(chosen)
+  await openSegments(deps, membership.workspaceId, said)
+  return compose(query, await phrased(deps, membership.workspaceId, query, said), chinese, 'extractive')
+}
+
+/** A sentence's words without a speaker label before them ("Speaker 2: …", "Dana Li：…") or closing punctuation. */
+const sameWords = (text: string) => text.replace(/^[^:：]{1,40}[:：]\s*/u, '').toLowerCase().replace(/[\s\p{P}]+/gu, ' ').trim()
+
+/**
+ * The chosen passages without saying one thing twice: a passage whose words an earlier one already said (a work
+ * object's stored quote of the turn it came from, "Speaker 2: I will send…", beside that turn) is left out, and a
+ * source an earlier passage already cites is not listed again beside a later one.
+ */
+export function withoutRepeats(chosen: Unit[]): Unit[] {
+  const said = new Set<string>()
+  const cited = new Set<string>()
+  const kept: Unit[] = []
+  for (const unit of chosen) {
+    const words = sameWords(unit.text)
+    if (words && said.has(words)) continue
+    said.add(words)
+    const key = (source: AnswerSource) => `${source.kind}:${source.id}`
+    unit.extra = unit.extra.filter((source) => !cited.has(key(source)) && key(source) !== key(unit.source))
+    for (const source of [unit.source, ...unit.extra]) cited.add(key(source))
+    kept.push(unit)
+  }
+  return kept
 }
