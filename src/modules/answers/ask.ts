@@ -306,21 +306,15 @@ const sameWords = (text: string) => text.replace(/^[^:：]{1,40}[:：]\s*/u, '')
 
 /**
  * The chosen passages without saying one thing twice: a passage whose words an earlier one already said (a work
- * object's stored quote of the turn it came from, "Speaker 2: I will send…", beside that turn) is left out, and a
- * source an earlier passage already cites is not listed again beside a later one.
+ * object's stored quote of the turn it came from, "Speaker 2: I will send…", beside that turn) is left out. A source
+ * may still back more than one sentence (a decision's proposal turn, quoted and cited by the decision).
  */
 export function withoutRepeats(chosen: Unit[]): Unit[] {
   const said = new Set<string>()
-  const cited = new Set<string>()
-  const kept: Unit[] = []
-  for (const unit of chosen) {
+  return chosen.filter((unit) => {
     const words = sameWords(unit.text)
-    if (words && said.has(words)) continue
+    if (words && said.has(words)) return false
     said.add(words)
-    const key = (source: AnswerSource) => `${source.kind}:${source.id}`
-    unit.extra = unit.extra.filter((source) => !cited.has(key(source)) && key(source) !== key(unit.source))
-    for (const source of [unit.source, ...unit.extra]) cited.add(key(source))
-    kept.push(unit)
-  }
-  return kept
+    return true
+  })
 }
