@@ -64,6 +64,33 @@ eachDatabase('work refinement', (h) => {
     expect((await (await h.member()).get(`/v1/sessions/${session.id}/work-refinement`)).statusCode).toBe(404)
   })
 
+  it('a request proposed before its reply learns from the reply who takes it and by when; a person\'s choice is kept', async () => {
+    const owner = await h.member()
+    const session = await startRecording(owner)
+    const [asked] = await seedSegments(h, session, [{ text: 'Can you send the numbers to the client?', speakerId: 'spk_1' }])
+    await refineSession(h.app.deps, session.id)
+    const sets = (await owner.get(`/v1/conversations/${session.conversationId}/workset`)).json().workSets
+    const before = ((await owner.get(`/v1/worksets/${sets[0].id}`)).json().workObjects as { id: string; kind: string; suggestedOwnerName?: string; dueDate?: string; sourceSegmentIds: string[] }[])
+      .find((object) => object.kind === 'action')!
+    expect(before.sourceSegmentIds).toEqual([asked])
+    expect(before.suggestedOwnerName).toBeUndefined()
+
+    const [reply] = await seedSegments(h, session, [{ text: 'Sure, I will send them by Friday.', speakerId: 'spk_2' }])
+    await refineSession(h.app.deps, session.id)
+    const after = (await owner.get(`/v1/workobjects/${before.id}`)).json()
+    expect(after).toMatchObject({ suggestedOwnerName: 'Speaker 2', sourceSegmentIds: [asked, reply] })
+    expect(after.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const activity = (await owner.get(`/v1/workobjects/${before.id}/activity`)).json() as { field?: string }[] | { activity: { field?: string }[] }
+    expect(JSON.stringify(activity)).toContain('suggestedOwnerName')
+
+    // Once a person decided the proposal, a later run changes nothing.
+    const decided = await owner.patch(`/v1/workobjects/${before.id}/proposal`, { decision: 'accept', expectedRevisionId: after.revisionId })
+    expect(decided.statusCode, decided.body).toBe(200)
+    await h.database.db.updateTable('work_objects').set({ owner_hint: null }).where('id', '=', before.id).execute()
+    await refineSession(h.app.deps, session.id)
+    expect((await owner.get(`/v1/workobjects/${before.id}`)).json().suggestedOwnerName).toBeUndefined()
+  })
+
   it('knows the workspace\'s members by name: the owner a request names is suggested as that member', async () => {
     const owner = await h.member()
     const priya = await joinWorkspace(h, owner.workspaceId, 'edit')

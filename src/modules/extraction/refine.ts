@@ -9,7 +9,7 @@ import { nowIso } from '../../platform/ids.ts'
 import { workModel } from '../../platform/llm/chat.ts'
 import type { Executor } from '../../platform/realtime/types.ts'
 import { finalSegments, listSpeakers } from '../transcripts/index.ts'
-import { createProposal, deriveTakeover, recordFollowups, setNeedsRebuild, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
+import { completeProposalHints, createProposal, deriveTakeover, recordFollowups, setNeedsRebuild, withdrawProposal, type ProposedRelation, type RaisedClarification } from '../work/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import type { ExtractedItem, ExtractionResult, MeetingParticipant } from './engine/index.ts'
 import { runEngine } from './engines.ts'
@@ -128,7 +128,13 @@ async function proposeItems(deps: AppDeps, trx: Executor, sessionId: string, ite
       session_id: sessionId, item_key: item.key, kind: item.kind, confidence: item.confidence, gate, hidden: hidden ? 1 : 0,
       work_object_id: twin?.work_object_id ?? null, payload: JSON.stringify(item), created_at: nowIso(),
     }).onConflict((oc) => oc.columns(['session_id', 'item_key']).doNothing()).executeTakeFirst()
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1 || hidden || twin) continue
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) {
+      // Found again by a later run: a reply after the request may name who takes it and by when.
+      const proposed = hidden ? undefined : stored.find((row) => row.item_key === item.key)?.work_object_id
+      if (proposed) await completeProposalHints(deps, trx, proposed, { ...hintsOf(item), sourceSegmentIds: item.sourceSegmentIds })
+      continue
+    }
+    if (hidden || twin) continue
     const proposal = await createProposal(deps, trx, {
       sessionId, kind: item.kind, title: item.title, summary: item.summary, sourceSegmentIds: item.sourceSegmentIds,
       confidence: item.confidence, family: item.family, semanticType: item.semanticType,

@@ -47,7 +47,7 @@ export async function findWorkObject(deps: AppDeps, workspaceId: string, id: str
 export { findWorkObjectBrief, findWorkObjectsMentioning, listAcceptedProjectWork, type AcceptedWorkItem, type WorkSearchHit } from './project-work.ts'
 export { announceWorkSetChange, readWorkObject, readWorkSet } from './external-actions.ts'
 export { recordExternalReceipt } from './external-refs.ts'
-export { renameSuggestedOwner } from './owner-hints.ts'
+export { completeProposalHints, renameSuggestedOwner } from './owner-hints.ts'
 export type { ExternalRef } from './presenter.ts'
 
 export function workModule(deps: AppDeps): FastifyPluginAsync {
