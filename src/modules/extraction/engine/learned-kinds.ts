@@ -92,10 +92,11 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
     const language = detectLanguage(unit.text, segment.language)
     const topic = termVector(contentTokens(unit.text))
     const near = (draft: Draft) => draft.mentions.some((mention) => Math.abs(mention.segmentIndex - unit.turn) <= COVERED_WITHIN)
-    const settledLater = (draft: Draft) => rules.settledWithin > 0 && overlapCoefficient(draft.topic, topic) > 0
-      && draft.mentions.some((mention) => mention.segmentIndex > unit.turn && mention.segmentIndex - unit.turn <= rules.settledWithin)
-    const restated = (draft: Draft) => rules.restatedWithin > 0 && overlapCoefficient(draft.topic, topic) > 0
-      && draft.mentions.some((mention) => mention.segmentIndex < unit.turn && unit.turn - mention.segmentIndex <= rules.restatedWithin)
+    // An item on the same topic mentioned between `from` and `to` turns away (negative: before the sentence).
+    const onTopicWithin = (draft: Draft, from: number, to: number) => from <= to && overlapCoefficient(draft.topic, topic) > 0
+      && draft.mentions.some((mention) => mention.segmentIndex - unit.turn >= from && mention.segmentIndex - unit.turn <= to)
+    const settledLater = (draft: Draft) => onTopicWithin(draft, 1, rules.settledWithin)
+    const restated = (draft: Draft) => onTopicWithin(draft, -rules.restatedWithin, -1)
     const covered = ruled.some((draft) => near(draft) || settledLater(draft) || restated(draft)) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && (near(draft) || restated(draft)))
     const visible = score >= model.threshold && score >= bestOfTurn.get(unit.turn)! && !covered && !readAsOther(segment.id, unit.text)
     const confidence = visible ? Math.round(Math.min(0.9, 0.55 + 0.35 * (score - model.threshold) / Math.max(0.01, 1 - model.threshold)) * 100) / 100 : HIDDEN
