@@ -106,7 +106,11 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     const truth = (speakerId: string) => {
       const time = new Map<string, number>()
       for (const segment of segments.filter((each) => each.speakerId === speakerId)) {
-        for (const span of spans) if (span.speakerId) time.set(span.speakerId, (time.get(span.speakerId) ?? 0) + overlapOf(segment, span))
+        for (const span of spans) {
+          // a span is a labelled segment: its voice is the fixture's speaker of that segment
+          const voice = span.speakerId ?? fixture.segments.find((each) => each.id === span.id)?.speakerId
+          if (voice) time.set(voice, (time.get(voice) ?? 0) + overlapOf(segment, span))
+        }
       }
       const [top] = [...time].sort((a, b) => b[1] - a[1])
       return fixture.participants?.find((participant) => participant.speakerId === top?.[0])?.name
@@ -120,6 +124,7 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (argv.includes('--verbose')) {
       console.log(`    speakers ${mapped.length > 0 ? mapped.join(', ') : 'none named'}`)
       for (const label of score.missed) console.log(`    missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
+      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(",")}] ${item.title}`)
       for (const { expected, produced } of score.matches) {
         if (expected.kind === 'action' && (expected.ownerName ?? undefined) !== produced.ownerName) console.log(`    owner    [${produced.sourceSegmentIds.join(',')}] ${produced.title}: ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`)
       }

@@ -39,6 +39,17 @@ describe('speaker names from how people address each other', () => {
     expect(actions(input)[0]).toMatchObject({ ownerName: 'Raj Iyer', ownerAccountId: 'acc_raj', ownerSpeakerId: 'spk_2' })
   })
 
+  it('names the voice that answers after the asker paused between the name and the question (one voice, two recognized turns)', () => {
+    const recognized = asRecognized(anonymous([
+      ['spk_1', 'I floated a full retrospective last week, Raj.'],
+      ['spk_1', 'What did you find on the prints?'],
+      ['spk_2', 'Only six of the forty are on film. I will check the condition reports by Friday.'],
+    ]))
+    // the second sentence of the asker comes 3 s after the first: past the pause that continues a turn
+    const segments = recognized.segments.map((segment) => (segment.id.startsWith('s1.') ? segment : { ...segment, startMs: segment.startMs + 3000, endMs: segment.endMs + 3000 }))
+    expect(named({ ...recognized, segments })).toEqual({ spk_2: 'Raj Iyer' })
+  })
+
   it('reads recognized speech: a name said alone before the request, a thanks after a voice spoke, a self-introduction', () => {
     const input = asRecognized(anonymous([
       ['spk_1', 'Great. Raj. Can you send me the list sales actually uses?'],

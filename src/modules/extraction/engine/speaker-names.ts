@@ -61,7 +61,9 @@ export function inferSpeakerNames(segments: TranscriptSegmentInput[], participan
   const turns: Turn[] = []
   segments.forEach((segment, index) => {
     const sentences = splitSentences(segment.text).map(normalize).filter(Boolean)
-    if (index > 0 && turnOf[index] === turnOf[index - 1]) turns[turns.length - 1]!.sentences.push(...sentences)
+    // One voice speaking on after a pause still holds the floor it was handed ("…retrospective, Walt." … "What did you find?").
+    const sameVoice = segment.speakerId !== undefined && segment.speakerId === segments[index - 1]?.speakerId
+    if (index > 0 && (turnOf[index] === turnOf[index - 1] || sameVoice)) turns[turns.length - 1]!.sentences.push(...sentences)
     else turns.push({ ...(segment.speakerId ? { speakerId: segment.speakerId } : {}), sentences })
   })
 
