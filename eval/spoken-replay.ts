@@ -124,11 +124,10 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (argv.includes('--verbose')) {
       console.log(`    speakers ${mapped.length > 0 ? mapped.join(', ') : 'none named'}`)
       for (const label of score.missed) console.log(`    missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
-      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(",")}] ${item.title}`)
+      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
       for (const { expected, produced } of score.matches) {
         if (expected.kind === 'action' && (expected.ownerName ?? undefined) !== produced.ownerName) console.log(`    owner    [${produced.sourceSegmentIds.join(',')}] ${produced.title}: ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`)
       }
-      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
     }
   }
   for (const [split, splitScores] of bySplit) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { loadMeetingFixtures } from '../../../../test/fixtures/meetings.ts'
 import { oneHourTranscript } from '../../../../bench/extraction.ts'
 import { extractItems, extractiveEngine } from './extractive.ts'
-import { meeting } from './testing.ts'
+import { asRecognized, meeting } from './testing.ts'
 import { DEFAULT_QUALITY_GATE, itemTaxonomy, type ExtractionInput } from './types.ts'
 
 const team = [
@@ -40,6 +40,17 @@ describe('extractive engine, English', () => {
       ['alice', 'We decided last quarter to freeze the public API, as you know.'],
     ], { participants: team }))
     expect(items).toEqual([])
+  })
+
+  it('takes no decision recalled from before the meeting, in speech as in text', () => {
+    const lines: [string, string][] = [
+      ['alice', 'Last winter we agreed the tugs only run with two crew.'],
+      ['bob', 'We said last time it goes live on the fourteenth.'],
+      ['carol', 'We had this two years ago and we decided then to lift the pumps.'],
+      ['alice', 'The board decided that in the spring, so it stands.'],
+    ]
+    expect(visible(meeting(lines, { participants: team })).filter((item) => item.kind === 'decision')).toEqual([])
+    expect(visible(asRecognized(meeting(lines, { participants: team }))).filter((item) => item.kind === 'decision')).toEqual([])
   })
 
   it('keeps one item for an action said twice, citing both mentions', () => {
