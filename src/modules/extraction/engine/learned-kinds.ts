@@ -27,6 +27,8 @@ export type LearnedKind = 'decision' | 'outcome' | 'question'
 export type LearnedOptions = { model: DecisionModel; mode: 'both' | 'learned'; veto?: number }
 
 const HIDDEN = 0.3
+/** Content words a sentence needs before the decision detector alone may call it a decision. */
+const MIN_DECISION_WORDS = 3
 const MAX_TITLE = 90
 /** Turns on either side within which an item of the kind the rules (or this detector) already hold covers a sentence. */
 const COVERED_WITHIN = 1
@@ -48,9 +50,11 @@ const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|
 const KINDS: Record<LearnedKind, KindRules> = {
   // A question, a bare deadline ("let's say by the ninth") or a decision recalled from an earlier
   // meeting ("we decided last quarter to…", "上次已经定了…") is no decision of this meeting.
+  // Fewer than three content words ("Monday.", "Not keep.", "Eleven and a half.") is left to the rules, which read
+  // a short reply with the proposal it answers: alone, in speech, it is mostly a misheard fragment (fifteenth pass).
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text), settledWithin: 8, restatedWithin: 4 },
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0 },
 }
