@@ -7,6 +7,8 @@
 // offline. Check the connection" though the connection was fine. A meeting whose transcript a client
 // pushed (the API's `transcript.segment`) listed its speakers as "spk_1", "spk_2" in the transcript
 // and the speakers panel, in any language, while its work quoted the same voices as "Speaker 1".
+// A meeting recorded, its work proposed and waiting for review, the board said "No work yet. Work
+// comes from meetings: record one" — a pointer back to recording, none to the proposals waiting.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -153,6 +155,35 @@ test.describe('a new user\'s sixth pass', () => {
     await expect(page.getByRole('button', { name: 'Name Speaker 2' })).toBeVisible()
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(first).toContainText('发言人 1')
+    await context.close()
+  })
+
+  test('an empty board points to the meetings whose proposals wait, not to recording one', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'waiting')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Waiting' })
+    const session = await spokenMeeting(server, cookie, 'Waiting sync', LAUNCH, project.id)
+    await expect.poll(async () => (await callJson(server, 'GET', `/v1/workobjects?sessionIds=${session.id}`, cookie)).workObjects.length, { timeout: 30_000 }).toBeGreaterThan(0)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    const waiting = page.getByTestId('board-waiting')
+    await expect(waiting).toContainText('No accepted work yet: what your meetings proposed waits on each meeting\'s page for someone to accept or reject it.')
+    await expect(waiting.getByRole('listitem')).toHaveText([/^Waiting sync · \d+ proposals? waiting$/])
+    await expect(page.getByTestId('board-empty')).toHaveCount(0)
+    await expectAccessible(page, 'a board whose work waits for review')
+    // The project's board says the same; another project's does not.
+    await page.getByLabel('Project').selectOption({ label: 'Waiting' })
+    await expect(waiting.getByRole('link', { name: 'Waiting sync' })).toBeVisible()
+    await page.getByLabel('Project').selectOption({ label: 'No project' })
+    await expect(waiting).toHaveCount(0)
+    await expect(page.getByTestId('board-empty-project')).toBeVisible()
+    await page.getByLabel('Project').selectOption({ label: 'Waiting' })
+    await waiting.getByRole('link', { name: 'Waiting sync' }).click()
+    await expect(page.getByRole('heading', { name: 'Waiting sync', level: 1 })).toBeVisible()
+    await page.getByTestId('work-object').first().getByRole('button', { name: 'Accept' }).click()
+    await page.getByRole('link', { name: 'Work board' }).click()
+    await expect(page.getByTestId('board-card')).toHaveCount(1)
+    await expect(waiting).toHaveCount(0)
     await context.close()
   })
 })
