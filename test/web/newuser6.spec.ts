@@ -9,6 +9,7 @@
 // and the speakers panel, in any language, while its work quoted the same voices as "Speaker 1".
 // A meeting recorded, its work proposed and waiting for review, the board said "No work yet. Work
 // comes from meetings: record one" — a pointer back to recording, none to the proposals waiting.
+// A work item quoting two turns of its meeting ran them into one line ("…by Thursday? Speaker 1: Yes").
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -147,12 +148,18 @@ test.describe('a new user\'s sixth pass', () => {
     const { context, cookie } = await workspaceContext(browser, served, 'pushed')
     const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Pushed' })
     const session = await spokenMeeting(server, cookie, 'Pushed call', LAUNCH, project.id)
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, {
+      kind: 'action', title: 'Send the release notes', summary: 'Speaker 2: Sam, can you write the release notes by Thursday?\nSpeaker 1: Yes, I will write them by Thursday.',
+    })
     const page = await context.newPage()
     await page.goto(`${server.baseUrl}/sessions/${session.id}`)
     const first = page.getByTestId('transcript').getByRole('listitem').first()
     await expect(first).toContainText('Speaker 1')
     await expect(page.getByTestId('transcript')).not.toContainText('spk_')
     await expect(page.getByRole('button', { name: 'Name Speaker 2' })).toBeVisible()
+    // The work's quote of the meeting: a line per turn, as the transcript has them (not run together in one line).
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the release notes' })
+    await expect(card.getByTestId('work-summary')).toHaveText('Speaker 2: Sam, can you write the release notes by Thursday?\nSpeaker 1: Yes, I will write them by Thursday.', { useInnerText: true })
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(first).toContainText('发言人 1')
     await context.close()
