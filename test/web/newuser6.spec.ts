@@ -10,6 +10,8 @@
 // A meeting recorded, its work proposed and waiting for review, the board said "No work yet. Work
 // comes from meetings: record one" — a pointer back to recording, none to the proposals waiting.
 // A work item quoting two turns of its meeting ran them into one line ("…by Thursday? Speaker 1: Yes").
+// A meeting imported from elsewhere (pushed segments, an uploaded file) said "0 s" in the sessions list
+// and on its project's page, though its own page (fixed on the fifth pass) said how long it lasted.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -191,6 +193,24 @@ test.describe('a new user\'s sixth pass', () => {
     await page.getByRole('link', { name: 'Work board' }).click()
     await expect(page.getByTestId('board-card')).toHaveCount(1)
     await expect(waiting).toHaveCount(0)
+    await context.close()
+  })
+
+  test('the sessions list and a project\'s page say a pushed meeting lasted as long as its transcript reaches', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'lasted')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Imports' })
+    // Its segments reach 11.5 s; the session itself started and ended within a second or two.
+    const session = await spokenMeeting(server, cookie, 'Imported call', LAUNCH, project.id)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions`)
+    const listed = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Imported call' }) })
+    await expect(listed).toContainText('· 12 s ·')
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(listed).toContainText('· 12 s ·')
+    await listed.getByRole('link', { name: 'Imported call' }).click()
+    await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}`)
+    await expect(page.getByTestId('session-when')).toContainText('· 12 s')
     await context.close()
   })
 })
