@@ -45,6 +45,13 @@ export type Entitlements = {
  */
 export type ProjectSessions = (executor: Executor, workspaceId: string, projectId: string) => Promise<Record<string, unknown>[]>
 
+/**
+ * What the transcripts module offers the sessions module: how far each session's final transcript reaches (the
+ * largest segment end, ms from the session's start), for the sessions that have one. A meeting's length is at least
+ * that (an uploaded recording or a pushed transcript starts and ends within a second).
+ */
+export type TranscriptReach = (executor: Executor, sessionIds: readonly string[]) => Promise<Map<string, number>>
+
 /** What the memory module offers the work module: told in the transaction of every work-set change. */
 export type WorkChangeListener = (executor: Executor, change: { workspaceId: string; sessionId: string }) => Promise<void>
 
@@ -105,6 +112,7 @@ export type Ports = {
   workObjectChanged?: WorkObjectChangeListener
   entitlements?: Entitlements
   projectSessions?: ProjectSessions
+  transcriptReach?: TranscriptReach
   voiceprints?: Voiceprints
   openWorkTitles?: OpenWorkTitles
 }

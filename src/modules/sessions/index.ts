@@ -21,7 +21,7 @@ export { findSessionBriefs, listProjectSessionBriefs, type SessionBrief } from '
 export function sessionsModule(deps: AppDeps): FastifyPluginAsync {
   // The projects module lists a project's sessions through this port (it cannot import this module:
   // this module imports projects to check a session's projectId).
-  deps.ports.projectSessions = listProjectSessions
+  deps.ports.projectSessions = (executor, workspaceId, projectId) => listProjectSessions(deps, executor, workspaceId, projectId)
   return async (app) => {
     for (const schema of sessionSchemas) app.addSchema(schema)
     registerAudioParsers(app)

@@ -3,7 +3,8 @@ import type { Config } from '../../config.ts'
 import type { Tables } from '../../platform/db/tables.ts'
 import type { SessionRow } from './repo.ts'
 
-export function presentSession(row: SessionRow) {
+/** `transcriptEndMs`: how far its final transcript reaches, where the caller read it (lists and reads of sessions). */
+export function presentSession(row: SessionRow, transcriptEndMs?: number) {
   return {
     id: row.id,
     state: row.state,
@@ -18,6 +19,7 @@ export function presentSession(row: SessionRow) {
     audioBytes: Number(row.audio_bytes),
     ...(row.failure_reason ? { failureReason: row.failure_reason } : {}),
     transcriptionEngine: row.transcription_engine ?? 'client',
+    ...(transcriptEndMs !== undefined ? { transcriptEndMs } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

@@ -54,10 +54,16 @@ async function assertProjectOf(executor: Executor, workspaceId: string, projectI
   }
 }
 
+/** Sessions as listed and read: each with how far its transcript reaches (the transcripts module's port). */
+async function presentWithReach(deps: Pick<AppDeps, 'ports'>, executor: Executor, rows: repo.SessionRow[]) {
+  const reach = await deps.ports.transcriptReach?.(executor, rows.map((row) => row.id)) ?? new Map<string, number>()
+  return rows.map((row) => presentSession(row, reach.get(row.id)))
+}
+
 /** A project's sessions, newest first, archived ones left out (the project detail view; a port of the projects module). */
-export async function listProjectSessions(executor: Executor, workspaceId: string, projectId: string) {
+export async function listProjectSessions(deps: Pick<AppDeps, 'ports'>, executor: Executor, workspaceId: string, projectId: string) {
   const rows = await repo.listSessions(executor, workspaceId, { projectId, archived: false, after: undefined, limit: PROJECT_SESSIONS_SHOWN })
-  return rows.slice(0, PROJECT_SESSIONS_SHOWN).map(presentSession)
+  return presentWithReach(deps, executor, rows.slice(0, PROJECT_SESSIONS_SHOWN))
 }
 
 /** At most this many sessions in a project's detail; GET /v1/sessions?projectId= pages through all of them. */
@@ -107,12 +113,12 @@ export async function listSessions(deps: AppDeps, actor: Actor, query: ListSessi
     projectId: query.projectId, archived: query.archived ?? false, after: decodeCursor(query.cursor, ['string', 'string']), limit,
   })
   const page = paginate(rows, limit, (row) => [row.created_at, row.id])
-  return { sessions: page.items.map(presentSession), nextCursor: page.nextCursor }
+  return { sessions: await presentWithReach(deps, deps.database.db, page.items), nextCursor: page.nextCursor }
 }
 
 export async function getSession(deps: AppDeps, actor: Actor, sessionId: string) {
   const row = await repo.findSession(deps.database.db, membershipOf(actor).workspaceId, sessionId)
-  return row ? presentSession(row) : notFound('session', sessionId)
+  return row ? (await presentWithReach(deps, deps.database.db, [row]))[0]! : notFound('session', sessionId)
 }
 
 /** The session, locked for the rest of the transaction, or a 404. */

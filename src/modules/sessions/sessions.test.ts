@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
+import { seedSegments } from '../transcripts/testing.ts'
 import { joinWorkspace, startRecording } from './testing.ts'
 
 eachDatabase('capture sessions', (h) => {
@@ -154,5 +155,22 @@ eachDatabase('capture sessions', (h) => {
     expect((await owner.get(`/v1/sessions?projectId=${project}`)).json().map((item: { id: string }) => item.id)).toEqual([made[2], made[0]])
     expect((await owner.get('/v1/sessions?archived=true')).json().map((item: { id: string }) => item.id)).toEqual([made[4]])
     expect((await (await h.member()).get('/v1/sessions')).json()).toEqual([])
+  })
+
+  it('says how far a session\'s transcript reaches in its lists and reads (a meeting lasted at least that long)', async () => {
+    const owner = await h.member()
+    const project = (await owner.post('/v1/projects', { name: 'Imports' })).json()
+    const imported = await startRecording(owner, { title: 'Imported call', projectId: project.id })
+    await seedSegments(h, imported, [{ text: 'We start with the budget.', startMs: 0, endMs: 4000 }, { text: 'And end with hiring.', startMs: 40_000, endMs: 44_000 }])
+    expect((await owner.post(`/v1/sessions/${imported.id}/end`, {})).statusCode).toBe(200)
+    const silent = await startRecording(owner, { title: 'Nothing said' })
+    expect((await owner.post(`/v1/sessions/${silent.id}/end`, {})).statusCode).toBe(200)
+
+    const listed = (await owner.get('/v1/sessions')).json() as { id: string; transcriptEndMs?: number }[]
+    expect(listed.find((session) => session.id === imported.id)).toMatchObject({ transcriptEndMs: 44_000 })
+    expect(listed.find((session) => session.id === silent.id)).not.toHaveProperty('transcriptEndMs')
+    expect((await owner.get(`/v1/sessions/${imported.id}`)).json()).toMatchObject({ transcriptEndMs: 44_000 })
+    expect((await owner.get(`/v1/sessions?projectId=${project.id}`)).json()).toEqual([expect.objectContaining({ id: imported.id, transcriptEndMs: 44_000 })])
+    expect((await owner.get(`/v1/projects/${project.id}`)).json().sessions).toEqual([expect.objectContaining({ id: imported.id, transcriptEndMs: 44_000 })])
   })
 })

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppDeps } from '../../platform/deps.ts'
 import './jobs.ts'
+import { transcriptReach } from './repo.ts'
 import { transcriptRoutes } from './routes.ts'
 export {
   countFinalSegments, finalSegments, findSegment, findSessionSegments, findWorkspaceSegments, listSegments, listSpeakers, segmentSpeakerLabels,
@@ -15,6 +16,8 @@ export { ensureSpeaker, findSpeaker, labelSpeaker, speakerSegments } from './spe
 export { presentSegment, presentSpeaker, type TranscriptSegment } from './presenter.ts'
 
 export function transcriptsModule(deps: AppDeps): FastifyPluginAsync {
+  // The sessions module says how long a meeting lasted from how far its transcript reaches (it cannot import this module).
+  deps.ports.transcriptReach = transcriptReach
   return async (app) => {
     transcriptRoutes(app, deps)
   }

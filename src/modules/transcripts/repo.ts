@@ -97,6 +97,16 @@ export async function upsertSpeaker(db: Executor, row: Insertable<SessionSpeaker
     .execute()
 }
 
+/** How far each session's final transcript reaches (its largest segment end, ms); sessions without one are left out. */
+export async function transcriptReach(db: Db | Executor, sessionIds: readonly string[]): Promise<Map<string, number>> {
+  if (sessionIds.length === 0) return new Map()
+  const rows = await db.selectFrom('transcript_segments')
+    .select((eb) => ['session_id', eb.fn.max<number>('end_ms').as('end_ms')])
+    .where('session_id', 'in', [...sessionIds]).where('status', '=', 'final')
+    .groupBy('session_id').execute()
+  return new Map(rows.map((row) => [row.session_id, Number(row.end_ms)]))
+}
+
 /** How many final segments the session has. */
 export async function countFinalSegments(db: Executor, sessionId: string): Promise<number> {
   const row = await db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n'))

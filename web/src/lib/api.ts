@@ -22,7 +22,8 @@ export class ApiError extends Error {
 export function sentenceFor(status: number, problem: Problem): string {
   const code = problem.code ?? ''
   const detail = problem.detail ?? problem.message ?? ''
-  if (status === 0) return translate('error.offline')
+  // No answer at all: the browser's connection is down, or it is up and the server is not answering (restarting).
+  if (status === 0) return translate(typeof navigator !== 'undefined' && navigator.onLine === false ? 'error.offline' : 'error.unreachable')
   const known: Record<string, MessageKey> = {
     unauthenticated: 'error.unauthenticated', forbidden: 'error.forbidden', no_workspace: 'error.forbidden',
     not_found: 'error.not_found', stale_revision: 'error.stale', stale_timestamp: 'error.stale', stage_conflict: 'error.stale',
@@ -91,6 +92,8 @@ function emitter() {
   }
 }
 export const signedOut = emitter()
+/** Everything cached was dropped (signing out or in as someone else): state kept outside the cache goes with it. */
+export const cacheCleared = emitter()
 
 // ---- cache: one entry per GET path; invalidate(prefix) refetches what pages show ----
 
@@ -136,7 +139,7 @@ export function useResource<T>(path: string | null): { data?: T; error?: ApiErro
   return { data: entry?.data as T | undefined, error: entry?.error, loading: !entry || entry.loading, reload }
 }
 
-export function clearCache() { cache.clear(); early.clear(); changed.emit() }
+export function clearCache() { cache.clear(); early.clear(); changed.emit(); cacheCleared.emit() }
 
 /** Ask again for every cached GET that failed (the connection came back). */
 export function retryFailed() {

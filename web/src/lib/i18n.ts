@@ -239,6 +239,9 @@ const en = {
   'board.allProjects': 'All projects',
   'board.noProject': 'No project',
   'board.emptyProject': 'No accepted work in this project yet.',
+  'board.waiting': 'No accepted work yet: what your meetings proposed waits on each meeting\'s page for someone to accept or reject it.',
+  'board.waitingOne': '1 proposal waiting',
+  'board.waitingMany': '{count} proposals waiting',
   'projects.title': 'Projects',
   'projects.name': 'Name',
   'projects.objective': 'Objective',
@@ -320,6 +323,7 @@ const en = {
   'share.comment': 'Comment',
   'share.expires': 'The link expires {date}.',
   'error.offline': 'You appear to be offline. Check the connection and try again.',
+  'error.unreachable': 'The server did not answer (it may be restarting). Try again in a moment.',
   'error.unauthenticated': 'Your session has ended. Please sign in again.',
   'error.forbidden': 'You do not have permission to do that in this workspace.',
   'error.not_found': 'That could not be found. It may have been removed, or it belongs to another workspace.',
@@ -446,6 +450,10 @@ const en = {
   'integrations.field.repository': 'Default repository (owner/repo)',
   'integrations.field.teamId': 'Team ID',
   'integrations.field.channel': 'Channel ID',
+  'integrations.hint.url': 'An address starting with https:// (or http://).',
+  'integrations.hint.repository': 'The repository as owner/name, for example acme/website.',
+  'integrations.hint.teamId': 'The team\'s ID, 36 characters such as 9cfb482a-81e3-4154-b5b9-2c805e70a02d, not its short key (ENG).',
+  'integrations.hint.channel': 'The channel\'s ID, such as C0123ABCD (in Slack, at the bottom of the channel\'s details), not its name (#general).',
   'integrations.optional': '(optional)',
   'integrations.actions': 'Actions it allows: {actions}',
   'integrations.create': 'Connect',
@@ -651,7 +659,7 @@ const zh: Messages = {
   'work.stage': '阶段', 'work.stage.captured': '已记录', 'work.stage.structured': '已整理', 'work.stage.executing': '执行中', 'work.stage.ready-for-review': '待评审', 'work.stage.accepted': '已验收',
   'work.moveTo': '移至{stage}', 'work.responsibility': '进展', 'work.resp.todo': '待办', 'work.resp.in-progress': '进行中', 'work.resp.blocked': '受阻', 'work.resp.done': '完成',
   'work.blockedReason': '受阻原因', 'work.owner': '负责人', 'work.noOwner': '无', 'work.claim': '认领', 'work.assignHeard': '指派给 {name}', 'work.release': '放弃', 'work.assign': '指派',
-  'work.suggestedOwner': '会议中提到的负责人：{name}', 'work.due': '截止 {date}', 'board.overdue': '已逾期：原定 {date} 截止', 'board.project': '项目', 'board.allProjects': '全部项目', 'board.noProject': '不属于任何项目', 'board.emptyProject': '此项目还没有已接受的工作。', 'work.edit': '编辑', 'work.title': '标题', 'work.summary': '摘要', 'work.dueDate': '截止日期（可选）',
+  'work.suggestedOwner': '会议中提到的负责人：{name}', 'work.due': '截止 {date}', 'board.overdue': '已逾期：原定 {date} 截止', 'board.project': '项目', 'board.allProjects': '全部项目', 'board.noProject': '不属于任何项目', 'board.emptyProject': '此项目还没有已接受的工作。', 'board.waiting': '还没有已接受的工作：会议提出的内容在各自的会议页面上等待有人接受或拒绝。', 'board.waitingOne': '1 项建议待处理', 'board.waitingMany': '{count} 项建议待处理', 'work.edit': '编辑', 'work.title': '标题', 'work.summary': '摘要', 'work.dueDate': '截止日期（可选）',
   'work.nextStep': '下一步', 'work.nextStepShown': '下一步：{step}', 'work.nextStep.none': '无', 'work.nextStep.organize': '整理',
   'work.nextStep.runner-a': '交给运行器', 'work.nextStep.moodboard': '情绪板', 'work.nextStep.visual-proposal': '视觉方案',
   'work.comments': '评论', 'work.addComment': '添加评论', 'work.send': '发送', 'work.revisions': '修订', 'work.revision': '第 {n} 版', 'work.author.person': '由成员编写', 'work.author.ai': '根据会议提议',
@@ -679,7 +687,7 @@ const zh: Messages = {
   'notification.comment.created': '{actor} 评论了“{title}”。', 'notification.other': '{actor} 修改了“{title}”。', 'notification.otherUntitled': '{actor} 修改了工作区中的内容。', 'notification.someone': '有人',
   'share.title': '分享的会议', 'share.readOnly': '你可以查看此会议。', 'share.canComment': '你可以查看此会议并评论其工作项。',
   'share.gone': '此分享链接已过期或被撤销。请向分享者索取新链接。', 'share.name': '你的名字（可选）', 'share.comment': '评论', 'share.expires': '链接于 {date} 过期。',
-  'error.offline': '你似乎已离线。请检查网络后重试。', 'error.unauthenticated': '登录已失效，请重新登录。', 'error.forbidden': '你在此工作区没有执行该操作的权限。',
+  'error.offline': '你似乎已离线。请检查网络后重试。', 'error.unreachable': '服务器没有响应（可能正在重启）。请稍后重试。', 'error.unauthenticated': '登录已失效，请重新登录。', 'error.forbidden': '你在此工作区没有执行该操作的权限。',
   'error.not_found': '找不到该内容。它可能已被删除，或属于其他工作区。', 'error.stale': '内容已被他人修改。已显示最新版本，请重试。',
   'error.rate_limited': '请求过于频繁，请稍后再试。', 'error.OTP_SEND_LIMIT': '验证码请求过多，请稍后再试。', 'error.INVALID_OTP': '验证码不正确，请检查邮件后重试。',
   'error.OTP_EXPIRED': '验证码已过期，请重新获取。', 'error.TOO_MANY_ATTEMPTS': '错误次数过多，请重新获取验证码。',
@@ -784,6 +792,10 @@ const zh: Messages = {
   'integrations.field.repository': '默认仓库（owner/repo）',
   'integrations.field.teamId': '团队 ID',
   'integrations.field.channel': '频道 ID',
+  'integrations.hint.url': '以 https://（或 http://）开头的地址。',
+  'integrations.hint.repository': '以“所有者/名称”写出的仓库，例如 acme/website。',
+  'integrations.hint.teamId': '团队的 ID：36 个字符，例如 9cfb482a-81e3-4154-b5b9-2c805e70a02d，不是团队的简短标识（如 ENG）。',
+  'integrations.hint.channel': '频道的 ID，例如 C0123ABCD（在 Slack 中位于频道详情的底部），不是频道名称（#general）。',
   'integrations.optional': '（可选）',
   'integrations.actions': '允许的操作：{actions}',
   'integrations.create': '连接',
@@ -913,7 +925,9 @@ export function getLocale(): Locale { return current }
 
 /** A speaker's label as shown: the server's default label ("Speaker 2") in the reader's language, a given name as it is. */
 export function speakerName(label: string): string {
-  const numbered = /^Speaker (\d+)$/.exec(label)
+  // A speaker the server has no label for yet (segments a client pushed, `spk_2`) is called as the server calls
+  // it elsewhere (its work's quotes, platform/speech/speakers.ts speakerLabel): "Speaker 2".
+  const numbered = /^(?:Speaker |spk_)(\d+)$/.exec(label)
   return numbered ? translate('speakers.numbered', { n: numbered[1]! }) : label
 }
 

@@ -1,4 +1,4 @@
-// The work board across sessions: accepted work objects (not pending proposals) by stage, by
+// The work board across sessions: accepted work objects (not pending proposals; with none, the meetings whose proposals wait) by stage, by
 // owner, or only the caller's; each card says when it is due (overdue marked) and whether it is
 // blocked or done, and opens the item on its meeting's page; one project's work on its own. It reads the work of the 50 most recent sessions in one request (GET /v1/workobjects?sessionIds=…).
 import { useEffect, useState } from 'react'
@@ -13,28 +13,46 @@ import { STAGES, useMembers } from '../work/api.ts'
 type View = 'stage' | 'owner' | 'mine'
 type Item = WorkObject & { sessionTitle: string; projectId?: string }
 
+/** A meeting whose extraction proposed work nobody has accepted or rejected yet, and how many items. */
+type Waiting = { sessionId: string; sessionTitle: string; projectId?: string; count: number }
+
+/** The proposals still pending, by meeting (newest first): what an empty board points to instead of "record one". */
+function waitingProposals(workObjects: WorkObject[], byId: Map<string, SessionSnapshot>): Waiting[] {
+  const waiting = new Map<string, Waiting>()
+  for (const wo of workObjects) {
+    const session = byId.get(wo.sessionId)
+    if (!session || wo.proposal?.state !== 'pending' || wo.proposal.kind !== 'object') continue
+    const entry = waiting.get(session.id) ?? { sessionId: session.id, sessionTitle: session.title, projectId: session.projectId, count: 0 }
+    entry.count += 1
+    waiting.set(session.id, entry)
+  }
+  return [...waiting.values()]
+}
+
 /** Two requests whatever the number of meetings: the 50 most recent sessions, then their work in one read. */
-async function loadBoard(): Promise<Item[]> {
+async function loadBoard(): Promise<{ items: Item[]; waiting: Waiting[] }> {
   const sessions = await api.get<SessionSnapshot[]>('/v1/sessions?limit=50')
-  if (sessions.length === 0) return []
+  if (sessions.length === 0) return { items: [], waiting: [] }
   const byId = new Map(sessions.map((session) => [session.id, session]))
   // Newest meeting first (as the sessions come), each meeting's work in the order it was found.
   const rank = new Map(sessions.map((session, index) => [session.id, index]))
   const { workObjects } = await api.get<{ workObjects: WorkObject[] }>(`/v1/workobjects?sessionIds=${sessions.map((session) => encodeURIComponent(session.id)).join(',')}`)
-  return workObjects
-    .toSorted((a, b) => (rank.get(a.sessionId) ?? 0) - (rank.get(b.sessionId) ?? 0))
+  const sorted = workObjects.toSorted((a, b) => (rank.get(a.sessionId) ?? 0) - (rank.get(b.sessionId) ?? 0))
+  const items = sorted
     .filter((wo) => !wo.proposal || wo.proposal.state === 'accepted' || wo.proposal.kind === 'revision')
     .flatMap((wo) => {
       const session = byId.get(wo.sessionId)
       // An item's project: where it is headed, else its meeting's (as its actions and memory count it).
       return session ? [{ ...wo, sessionTitle: session.title, projectId: wo.targetProjectId ?? session.projectId }] : []
     })
+  return { items, waiting: waitingProposals(sorted, byId) }
 }
 
 export function BoardPage() {
   const { t } = useI18n()
   const [view, setView] = useState<View>('stage')
-  const [all, setItems] = useState<Item[]>()
+  const [board, setBoard] = useState<{ items: Item[]; waiting: Waiting[] }>()
+  const all = board?.items
   // The project shown (`?project=`, kept in the address): all of them, one, or none ("none").
   const { query } = useLocation()
   const project = query.get('project') ?? ''
@@ -42,11 +60,13 @@ export function BoardPage() {
   const [projectList, setProjects] = useState<Project[]>()
   useEffect(() => { api.get<Project[]>('/v1/projects?status=active').then(setProjects, () => setProjects([])) }, [])
   const projects = { data: projectList }
-  const items = all?.filter((wo) => !project || (project === 'none' ? !wo.projectId : wo.projectId === project))
+  const inProject = (projectId?: string) => !project || (project === 'none' ? !projectId : projectId === project)
+  const items = all?.filter((wo) => inProject(wo.projectId))
+  const waiting = board?.waiting.filter((entry) => inProject(entry.projectId)) ?? []
   const [error, setError] = useState<string>()
   const members = useMembers()
   const me = useCurrentAccount().data?.account.id
-  useEffect(() => { loadBoard().then(setItems, (caught: unknown) => setError(caught instanceof ApiError ? caught.message : String(caught))) }, [])
+  useEffect(() => { loadBoard().then(setBoard, (caught: unknown) => setError(caught instanceof ApiError ? caught.message : String(caught))) }, [])
   // A member without a name is their email (as everywhere else), never their account id.
   const nameOf = (id: string) => {
     const member = members.data?.members.find((item) => item.accountId === id)
@@ -83,10 +103,23 @@ export function BoardPage() {
         </label>
       ) : null}
       <ErrorLine error={error} />
-      {items && items.length === 0 && project ? (
+      {items && items.length === 0 && waiting.length > 0 ? (
+        <div className="notice" data-testid="board-waiting">
+          <p>{t('board.waiting')}</p>
+          <ul>
+            {waiting.map((entry) => (
+              <li key={entry.sessionId}>
+                <Link href={`/sessions/${entry.sessionId}`}>{entry.sessionTitle}</Link>
+                {' · '}{entry.count === 1 ? t('board.waitingOne') : t('board.waitingMany', { count: entry.count })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {items && items.length === 0 && waiting.length === 0 && project ? (
         <p className="muted" data-testid="board-empty-project">{t('board.emptyProject')}</p>
       ) : null}
-      {items && items.length === 0 && !project ? (
+      {items && items.length === 0 && waiting.length === 0 && !project ? (
         <p className="muted" data-testid="board-empty">{t('board.empty')} <Link href="/record">{t('board.record')}</Link></p>
       ) : null}
       {items && items.length > 0 && view === 'mine' && !items.some((wo) => wo.ownerId === me) ? (

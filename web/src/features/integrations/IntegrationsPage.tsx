@@ -145,7 +145,10 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
           <label htmlFor={`connect-${field.name}`}>{t(`integrations.${field.label}` as MessageKey)}{field.optional ? ` ${t('integrations.optional')}` : ''}</label>
           <input id={`connect-${field.name}`} type={field.secret && !(field.name === 'signingSecret' && generated) ? 'password' : field.type ?? 'text'} autoComplete="off" required={!field.optional}
             {...(field.name === 'signingSecret' ? { pattern: SIGNING_SECRET.source, 'aria-describedby': 'signing-secret-hint' } : {})}
+            {...(field.pattern ? { pattern: field.pattern } : {})}
+            {...(field.hint ? { 'aria-describedby': `connect-${field.name}-hint` } : {})}
             value={values[field.name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))} />
+          {field.hint ? <p className="muted" id={`connect-${field.name}-hint`}>{t(`integrations.${field.hint}` as MessageKey)}</p> : null}
           {field.name === 'signingSecret' ? (
             <>
               <p className="muted" id="signing-secret-hint">{t('integrations.signingSecretHint')}</p>

@@ -2,19 +2,28 @@
 // the sources it cites, or plainly that nothing stored answers it (and why, when the question is in a
 // language the workspace's meetings are not in: the server's notice).
 import { useId, useState } from 'react'
-import { useAction } from '../../lib/api.ts'
+import { cacheCleared, useAction } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
 import type { SearchAnswer } from '../../lib/types.ts'
 import { ErrorLine } from '../../lib/ui.tsx'
 import { askQuestion } from './api.ts'
 import { SourceLine } from './Sources.tsx'
 
+// The last question asked in each scope ('' the workspace, else a project) and its answer: opening one of its sources
+// and coming back (Back, or the memory link) shows them again instead of an empty box. Kept for this tab's life, and
+// dropped with the cache when someone signs out.
+const lastAsked = new Map<string, { query: string; answer?: SearchAnswer }>()
+cacheCleared.on(() => lastAsked.clear())
+
 /** `projectId` and `projectName`: the question is about that project only (its memory page). */
 export function AskBox({ projectId, projectName }: { projectId?: string; projectName?: string } = {}) {
   const { t } = useI18n()
   const id = useId()
-  const [query, setQuery] = useState('')
-  const [answer, setAnswer] = useState<SearchAnswer>()
+  const scope = projectId ?? ''
+  const [query, setQueryState] = useState(() => lastAsked.get(scope)?.query ?? '')
+  const [answer, setAnswerState] = useState<SearchAnswer | undefined>(() => lastAsked.get(scope)?.answer)
+  const setQuery = (value: string) => { setQueryState(value); lastAsked.set(scope, { ...lastAsked.get(scope), query: value }) }
+  const setAnswer = (value: SearchAnswer) => { setAnswerState(value); lastAsked.set(scope, { query: lastAsked.get(scope)?.query ?? '', answer: value }) }
   const { busy, error, run } = useAction()
   return (
     <section className="card ask" aria-labelledby={`${id}-title`}>

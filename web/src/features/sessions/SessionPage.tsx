@@ -145,7 +145,7 @@ export function SessionPage({ id }: { id: string }) {
       <PageTitle title={snapshot.title}>{snapshot.title}</PageTitle>
       <p className="meta">
         <span className={`state state-${snapshot.state}`} data-testid="session-state" data-state={snapshot.state}>{t(`sessions.state.${snapshot.state}` as MessageKey)}</span>
-        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot, audioMs) ? ` · ${lasted(snapshot, audioMs)}` : ''}</span>
+        <span data-testid="session-when">{dateTime(snapshot.startedAt)}{lasted(snapshot, Math.max(audioMs, snapshot.transcriptEndMs ?? 0)) ? ` · ${lasted(snapshot, Math.max(audioMs, snapshot.transcriptEndMs ?? 0))}` : ''}</span>
         {snapshot.failureReason ? <span className="error">{snapshot.failureReason}</span> : null}
       </p>
       <SessionTitleTools session={snapshot} canEdit={canEdit} />

@@ -19,10 +19,10 @@ export function SessionsPage() {
 
 /**
  * How long a finished meeting lasted, from its start to its end ("12 min", "40 s"); nothing while it
- * records. `audioMs` (where its transcript reaches, when known) is a floor: an uploaded recording's
- * session starts and ends within seconds however long the audio is.
+ * records. `audioMs` (where its transcript reaches: the page's segments, else the server's `transcriptEndMs`) is a
+ * floor: an uploaded recording's session starts and ends within seconds however long the audio is.
  */
-export function lasted(session: Pick<SessionSnapshot, 'startedAt' | 'endedAt'>, audioMs = 0): string | undefined {
+export function lasted(session: Pick<SessionSnapshot, 'startedAt' | 'endedAt' | 'transcriptEndMs'>, audioMs = session.transcriptEndMs ?? 0): string | undefined {
   if (!session.endedAt) return undefined
   const seconds = Math.max(0, Math.round(audioMs / 1000), Math.round((Date.parse(session.endedAt) - Date.parse(session.startedAt)) / 1000))
   if (Number.isNaN(seconds)) return undefined

@@ -71,7 +71,7 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented, segment
   return (
     <article className="work-object" aria-labelledby={headingId}>
       <header><span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span><h3 id={headingId}>{wo.title}</h3></header>
-      {wo.summary ? <p data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
+      {wo.summary ? <p className="work-summary" data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       {/* Who was heard taking it on and by when: what a reader outside the workspace came for. */}
       <p className="meta" data-testid="shared-meta">
         <span>{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</span>

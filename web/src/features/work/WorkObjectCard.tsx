@@ -46,7 +46,7 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
         <span className="badge">{t(`work.kind.${wo.kind}` as MessageKey)}</span>
         <h3 id={headingId}>{wo.title}</h3>
       </header>
-      {wo.summary ? <p data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
+      {wo.summary ? <p className="work-summary" data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       <p className="meta">
         <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
         <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>

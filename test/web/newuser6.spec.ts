@@ -1,0 +1,216 @@
+// What a new user met on a sixth pass. Connecting Slack with the channel typed as its name ("general"),
+// GitHub with a repository that was not owner/name, or a webhook at an ftp:// address was refused with
+// the validator's sentence: 'settings does not match its schema: settings.channel must match pattern
+// "^[CGD][A-Z0-9]{2,20}$".' — nothing said what a channel ID looks like or where to find it. An answer of
+// the ask box cites sources to open; opening one and coming back (Back) found the box empty, the
+// question and its answer gone. With the server restarting, every action said "You appear to be
+// offline. Check the connection" though the connection was fine. A meeting whose transcript a client
+// pushed (the API's `transcript.segment`) listed its speakers as "spk_1", "spk_2" in the transcript
+// and the speakers panel, in any language, while its work quoted the same voices as "Speaker 1".
+// A meeting recorded, its work proposed and waiting for review, the board said "No work yet. Work
+// comes from meetings: record one" — a pointer back to recording, none to the proposals waiting.
+// A work item quoting two turns of its meeting ran them into one line ("…by Thursday? Speaker 1: Yes").
+// A meeting imported from elsewhere (pushed segments, an uploaded file) said "0 s" in the sessions list
+// and on its project's page, though its own page (fixed on the fifth pass) said how long it lasted.
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { callJson, type RunningServer } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
+import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
+
+/** A meeting of client-pushed speakers in a project, ended and processed. */
+async function spokenMeeting(server: RunningServer, cookie: string, title: string, lines: [string, string][], projectId: string) {
+  const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title, projectId })
+  const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+  await socket.waitFor((message) => message.type === 'hello')
+  lines.forEach(([speakerId, text], index) => socket.send({ type: 'transcript.segment', data: { id: `seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId } }))
+  await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+  await socket.close()
+  await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+  await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${session.id}`, cookie)).state, { timeout: 30_000 }).toBe('ready')
+  return session as { id: string; conversationId: string }
+}
+
+const LAUNCH: [string, string][] = [
+  ['spk_1', 'We decided to ship the beta on Friday.'],
+  ['spk_2', 'Sam, can you write the release notes by Thursday?'],
+  ['spk_1', 'Yes, I will write them by Thursday.'],
+]
+
+/** The browser refuses the field's value for its pattern (it blocks the form's submission). */
+const patternMismatch = (field: Locator) => field.evaluate((input) => (input as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch)
+
+/** Asks the page's ask box and waits for its answer (or its error). */
+async function ask(page: Page, question: string) {
+  await page.getByRole('searchbox', { name: 'Question' }).fill(question)
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
+}
+
+test.describe('a new user\'s sixth pass', () => {
+  const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
+
+  test('a tool\'s settings say what they take, and the browser says so before the server would refuse them', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'settings')
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
+    const page = await context.newPage()
+    const sent: string[] = []
+    page.on('request', (request) => { if (request.url().includes('/connections/credential')) sent.push(request.url()) })
+    await page.goto(`${server.baseUrl}/integrations`)
+    const form = page.getByRole('form', { name: 'Connect a tool' })
+    await form.getByLabel('Tool', { exact: true }).selectOption('slack')
+    await form.getByLabel('API key').fill('xoxb-a-test-token')
+    const channel = form.getByLabel('Channel ID (optional)')
+    await expect(channel).toHaveAccessibleDescription('The channel\'s ID, such as C0123ABCD (in Slack, at the bottom of the channel\'s details), not its name (#general).')
+    await channel.fill('general')
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    // Refused by the browser, at the field: nothing was sent.
+    expect(await patternMismatch(channel)).toBe(true)
+    await expect(form).not.toContainText('does not match its schema')
+    await channel.fill('C0123ABCD')
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(form.getByTestId('connection-created')).toHaveText('Slack is connected.')
+    expect(sent).toHaveLength(1)
+
+    await form.getByLabel('Tool', { exact: true }).selectOption('github')
+    await form.getByLabel('API key').fill('ghp_a-test-token')
+    const repository = form.getByLabel('Default repository (owner/repo) (optional)')
+    await repository.fill('our website')
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    expect(await patternMismatch(repository)).toBe(true)
+    await repository.fill('acme/website')
+    expect(await patternMismatch(repository)).toBe(false)
+
+    await form.getByLabel('Tool', { exact: true }).selectOption('webhook')
+    await form.getByRole('button', { name: 'Generate a secret' }).click()
+    const url = form.getByLabel('Webhook URL')
+    await url.fill('ftp://example.com/hook')
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    expect(await patternMismatch(url)).toBe(true)
+    await expect(url).toHaveAccessibleDescription('An address starting with https:// (or http://).')
+    expect(sent).toHaveLength(1)
+    await expectAccessible(page, 'the connect form with its hints')
+
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    const chinese = page.getByRole('form', { name: '连接工具' })
+    await chinese.getByLabel('工具', { exact: true }).selectOption('linear')
+    await expect(chinese.getByLabel(/^团队 ID/)).toHaveAccessibleDescription(/^团队的 ID：36 个字符/)
+    await context.close()
+  })
+
+  test('an answer\'s source opened and left again finds the question and its answer where they were', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'sources')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    const session = await spokenMeeting(server, cookie, 'Launch sync', LAUNCH, project.id)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}/memory`)
+    await ask(page, 'When do we ship the beta?')
+    const answer = page.getByTestId('answer')
+    await expect(answer.getByTestId('answer-sentence').first()).toContainText('ship the beta on Friday', { timeout: 30_000 })
+    const source = answer.getByRole('link', { name: /Transcript · Launch sync/ }).first()
+    await source.click()
+    await expect(page).toHaveURL(new RegExp(`/sessions/${session.id}\\?segment=`))
+    await expect(page.getByRole('heading', { name: 'Launch sync', level: 1 })).toBeVisible()
+    await page.goBack()
+    await expect(page.getByRole('heading', { name: 'Memory of Launch' })).toBeVisible()
+    await expect(page.getByRole('searchbox', { name: 'Question' })).toHaveValue('When do we ship the beta?')
+    await expect(answer.getByTestId('answer-sentence').first()).toContainText('ship the beta on Friday')
+    // The workspace's ask box (the memory page) keeps its own question: this one was the project's.
+    await page.getByRole('link', { name: 'Memory', exact: true }).click()
+    await expect(page.getByRole('searchbox', { name: 'Question' })).toHaveValue('')
+    await context.close()
+  })
+
+  test('a server that does not answer is said to be unreachable, not the connection to be lost', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'restart')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Restart' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects/${project.id}/memory`)
+    await expect(page.getByRole('heading', { name: 'Memory of Restart' })).toBeVisible()
+    // The server restarting: the request finds nobody listening.
+    await page.route('**/api/v1/search/answer', (route) => route.abort('connectionrefused'))
+    await ask(page, 'Who writes the release notes?')
+    await expect(page.getByRole('alert')).toHaveText('The server did not answer (it may be restarting). Try again in a moment.')
+    await expect(page.getByTestId('offline-banner')).toHaveCount(0)
+    await page.unroute('**/api/v1/search/answer')
+    await ask(page, 'Who writes the release notes?')
+    await expect(page.getByTestId('no-evidence')).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    // The browser offline: that is what it says then.
+    await context.setOffline(true)
+    await ask(page, 'Who writes the release notes again?')
+    await expect(page.locator('.ask').getByRole('alert')).toHaveText('You appear to be offline. Check the connection and try again.')
+    await context.setOffline(false)
+    await context.close()
+  })
+
+  test('speakers a client pushed are called "Speaker N", in the reader\'s language', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'pushed')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Pushed' })
+    const session = await spokenMeeting(server, cookie, 'Pushed call', LAUNCH, project.id)
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/workobjects`, cookie, {
+      kind: 'action', title: 'Send the release notes', summary: 'Speaker 2: Sam, can you write the release notes by Thursday?\nSpeaker 1: Yes, I will write them by Thursday.',
+    })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const first = page.getByTestId('transcript').getByRole('listitem').first()
+    await expect(first).toContainText('Speaker 1')
+    await expect(page.getByTestId('transcript')).not.toContainText('spk_')
+    await expect(page.getByRole('button', { name: 'Name Speaker 2' })).toBeVisible()
+    // The work's quote of the meeting: a line per turn, as the transcript has them (not run together in one line).
+    const card = page.getByTestId('work-object').filter({ hasText: 'Send the release notes' })
+    await expect(card.getByTestId('work-summary')).toHaveText('Speaker 2: Sam, can you write the release notes by Thursday?\nSpeaker 1: Yes, I will write them by Thursday.', { useInnerText: true })
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(first).toContainText('发言人 1')
+    await context.close()
+  })
+
+  test('an empty board points to the meetings whose proposals wait, not to recording one', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'waiting')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Waiting' })
+    const session = await spokenMeeting(server, cookie, 'Waiting sync', LAUNCH, project.id)
+    await expect.poll(async () => (await callJson(server, 'GET', `/v1/workobjects?sessionIds=${session.id}`, cookie)).workObjects.length, { timeout: 30_000 }).toBeGreaterThan(0)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/board`)
+    const waiting = page.getByTestId('board-waiting')
+    await expect(waiting).toContainText('No accepted work yet: what your meetings proposed waits on each meeting\'s page for someone to accept or reject it.')
+    await expect(waiting.getByRole('listitem')).toHaveText([/^Waiting sync · \d+ proposals? waiting$/])
+    await expect(page.getByTestId('board-empty')).toHaveCount(0)
+    await expectAccessible(page, 'a board whose work waits for review')
+    // The project's board says the same; another project's does not.
+    await page.getByLabel('Project').selectOption({ label: 'Waiting' })
+    await expect(waiting.getByRole('link', { name: 'Waiting sync' })).toBeVisible()
+    await page.getByLabel('Project').selectOption({ label: 'No project' })
+    await expect(waiting).toHaveCount(0)
+    await expect(page.getByTestId('board-empty-project')).toBeVisible()
+    await page.getByLabel('Project').selectOption({ label: 'Waiting' })
+    await waiting.getByRole('link', { name: 'Waiting sync' }).click()
+    await expect(page.getByRole('heading', { name: 'Waiting sync', level: 1 })).toBeVisible()
+    await page.getByTestId('work-object').first().getByRole('button', { name: 'Accept' }).click()
+    await page.getByRole('link', { name: 'Work board' }).click()
+    await expect(page.getByTestId('board-card')).toHaveCount(1)
+    await expect(waiting).toHaveCount(0)
+    await context.close()
+  })
+
+  test('the sessions list and a project\'s page say a pushed meeting lasted as long as its transcript reaches', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'lasted')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Imports' })
+    // Its segments reach 11.5 s; the session itself started and ended within a second or two.
+    const session = await spokenMeeting(server, cookie, 'Imported call', LAUNCH, project.id)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions`)
+    const listed = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Imported call' }) })
+    await expect(listed).toContainText('· 12 s ·')
+    await page.goto(`${server.baseUrl}/projects/${project.id}`)
+    await expect(listed).toContainText('· 12 s ·')
+    await listed.getByRole('link', { name: 'Imported call' }).click()
+    await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}`)
+    await expect(page.getByTestId('session-when')).toContainText('· 12 s')
+    await context.close()
+  })
+})
