@@ -101,6 +101,8 @@ export type IntegrationsConfig = {
   githubApiUrl: string
   slackApiUrl: string
   linearApiUrl: string
+  /** how long connecting waits for the provider's answer to the credential check */
+  verifyTimeoutMs: number
   /** OAuth apps per service, when configured */
   oauth: Record<string, { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; scopes: string }>
 }
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     githubApiUrl: read('INTEGRATIONS_GITHUB_API_URL', (raw) => httpUrl(raw).href.replace(/\/+$/, ''), 'https://api.github.com'),
     slackApiUrl: read('INTEGRATIONS_SLACK_API_URL', (raw) => `${httpUrl(raw).href.replace(/\/+$/, '')}/`, 'https://slack.com/api/'),
     linearApiUrl: read('INTEGRATIONS_LINEAR_API_URL', (raw) => httpUrl(raw).href, 'https://api.linear.app/graphql'),
+    verifyTimeoutMs: read('INTEGRATIONS_VERIFY_TIMEOUT_MS', integer(100, 60_000), 8000),
     oauth: {},
   }
   for (const [service, defaults] of Object.entries(OAUTH_DEFAULTS)) {

@@ -56,6 +56,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
     // Tests that need an engine ask for one; the rest must not transcribe their made-up audio.
     STT_ENGINE: 'client',
+    // No test reaches a real provider: connecting checks a credential with the provider (a closed
+    // local port answers at once); tests that need one point these at its stand-in.
+    INTEGRATIONS_GITHUB_API_URL: 'http://127.0.0.1:9',
+    INTEGRATIONS_SLACK_API_URL: 'http://127.0.0.1:9/api',
+    INTEGRATIONS_LINEAR_API_URL: 'http://127.0.0.1:9/graphql',
     ...env,
   })
 }

@@ -57,6 +57,11 @@ export async function startServer(kind: TestDatabaseKind, env: Record<string, st
       AUTH_SECRET: TEST_SECRET,
       LOG_LEVEL: 'warn',
       STT_ENGINE: 'client',
+      // No test reaches a real provider: connecting checks a credential with the provider (a closed
+      // local port answers at once); tests that need one point these at its stand-in.
+      INTEGRATIONS_GITHUB_API_URL: 'http://127.0.0.1:9',
+      INTEGRATIONS_SLACK_API_URL: 'http://127.0.0.1:9/api',
+      INTEGRATIONS_LINEAR_API_URL: 'http://127.0.0.1:9/graphql',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ import { tempDir } from '../databases.ts'
 
 export const GITHUB_OPERATIONS = [
   'issues/create', 'issues/list-labels-for-repo', 'issues/list-assignees', 'repos/list-for-authenticated-user',
-  'issues/list-for-repo', 'search/issues-and-pull-requests',
+  'issues/list-for-repo', 'search/issues-and-pull-requests', 'users/get-authenticated',
 ]
 
 type Json = any
@@ -72,6 +72,8 @@ export type GithubMock = {
   /** requests for which this answers true are held open and never forwarded */
   hold: ((method: string, path: string) => boolean) | undefined
   held: number
+  /** when set, a request with another token is refused as GitHub refuses one: 401 "Bad credentials" */
+  acceptedToken: string | undefined
   close(): Promise<void>
 }
 
@@ -110,7 +112,7 @@ export async function startGithubMock(): Promise<GithubMock> {
   await waitFor(`http://127.0.0.1:${prismPort}/`, prism)
   const held: IncomingMessage[] = []
   const mock: GithubMock = {
-    url: '', seen: [], hold: undefined, get held() { return held.length },
+    url: '', seen: [], hold: undefined, acceptedToken: undefined, get held() { return held.length },
     async close() {
       for (const request of held) request.socket.destroy()
       await new Promise<void>((resolve) => { proxy.close(() => resolve()); proxy.closeAllConnections() })
@@ -121,6 +123,14 @@ export async function startGithubMock(): Promise<GithubMock> {
     const body = await readBody(incoming)
     if (mock.hold?.(incoming.method!, incoming.url!)) {
       held.push(incoming)
+      return
+    }
+    const token = (incoming.headers.authorization ?? '').replace(/^(token|bearer)\s+/i, '')
+    if (mock.acceptedToken !== undefined && token !== mock.acceptedToken) {
+      // GitHub's documented answer to a token it does not accept (REST "Troubleshooting": 401 Bad credentials).
+      mock.seen.push({ method: incoming.method!, path: incoming.url!, status: 401, body: body.toString('utf8') })
+      outgoing.writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
+      outgoing.end(JSON.stringify({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' }))
       return
     }
     const forwarded = httpRequest({ host: '127.0.0.1', port: prismPort, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: `127.0.0.1:${prismPort}` } }, async (answer) => {

@@ -13,7 +13,8 @@ import { createRequire } from 'node:module'
 import { linearSchema } from './linear-schema.ts'
 
 export type LinearOperation = { query: string; variables: Record<string, unknown>; errors: string[]; authorization: string | undefined }
-export type LinearMock = { url: string; operations: LinearOperation[]; close(): Promise<void> }
+/** `acceptedKey`: when set, a request whose Authorization is another key is refused as Linear refuses one. */
+export type LinearMock = { url: string; operations: LinearOperation[]; acceptedKey: string | undefined; close(): Promise<void> }
 
 // The graphql module of @graphql-tools' own realm: a second copy (the test runner may resolve
 // `graphql` to its ESM build) refuses a schema built by the first.
@@ -33,6 +34,7 @@ export async function startLinearMock(): Promise<LinearMock> {
     },
   })
   const operations: LinearOperation[] = []
+  const mock: LinearMock = { url: '', operations, acceptedKey: undefined, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections() }) }
   const server: Server = createServer((request, response) => {
     answer(request, response).catch((error: Error) => {
       operations.push({ query: '', variables: {}, errors: [`mock failure: ${error.message}`], authorization: undefined })
@@ -44,6 +46,16 @@ export async function startLinearMock(): Promise<LinearMock> {
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString('utf8')
     const sent = (() => { try { return JSON.parse(body) } catch { return {} } })()
+    const authorization = request.headers.authorization
+    if (mock.acceptedKey !== undefined && authorization?.replace(/^Bearer\s+/i, '') !== mock.acceptedKey) {
+      // Linear's answer to a key it does not accept: an error whose extensions.type is "authentication error".
+      const message = 'Authentication required, not authenticated'
+      operations.push({ query: sent.query ?? '', variables: sent.variables ?? {}, errors: [message], authorization })
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({
+        errors: [{ message, extensions: { type: 'authentication error', code: 'AUTHENTICATION_ERROR', userPresentableMessage: 'You need to authenticate to access this operation.' } }],
+      }))
+      return
+    }
     const result = request.method === 'POST' && typeof sent.query === 'string'
       ? await graphql({ schema, source: sent.query, variableValues: sent.variables ?? {}, ...(sent.operationName ? { operationName: sent.operationName } : {}) })
       : { errors: [{ message: 'POST a JSON body with a query' }] }
@@ -53,5 +65,6 @@ export async function startLinearMock(): Promise<LinearMock> {
     response.writeHead('data' in result && result.data ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(result))
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, operations, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections() }) }
+  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`
+  return mock
 }

@@ -65,6 +65,11 @@ type IssueSearchResult {
   updatedAt: DateTime!
 }
 
+"The user the API key or OAuth token belongs to (Query.viewer)."
+type User {
+  id: ID!
+}
+
 type IssueSearchPayload {
   nodes: [IssueSearchResult!]!
 }
@@ -105,6 +110,8 @@ type Query {
   workflowStates(first: Int, after: String, filter: WorkflowStateFilter): WorkflowStateConnection!
   issue(id: String!): Issue!
   searchIssues(term: String!, first: Int): IssueSearchPayload!
+  "The currently authenticated user."
+  viewer: User!
 }
 
 type Mutation {

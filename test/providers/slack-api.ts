@@ -24,6 +24,12 @@ export type SlackMethod = {
 }
 
 export const slackApi: Record<string, SlackMethod> = {
+  // https://docs.slack.dev/reference/methods/auth.test (no arguments; any token may call it)
+  'auth.test': {
+    http: 'POST',
+    scopes: [],
+    arguments: {},
+  },
   // https://docs.slack.dev/reference/methods/chat.postMessage
   'chat.postMessage': {
     http: 'POST',

@@ -68,6 +68,9 @@ export async function startSlackMock(): Promise<SlackMock> {
       }
       const problems = violations(description, params)
       if (problems.length > 0) return reply({ ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } })
+      if (method === 'auth.test') {
+        return reply({ ok: true, url: 'https://confer-test.slack.com/', team: 'Confer Test', user: 'confer', team_id: 'T00000001', user_id: 'U00000001', bot_id: 'B00000001' })
+      }
       if (method === 'chat.postMessage') {
         return reply({ ok: true, channel: params.channel, ts: `${Math.floor(Date.now() / 1000)}.${String(mock.calls.length).padStart(6, '0')}`, message: { text: params.text, type: 'message' } })
       }

@@ -14,7 +14,7 @@ import { grantOnCreate } from './access.ts'
 
 export { requireProject, type Caller }
 import { connectorOf } from './connectors/index.ts'
-import type { ConnectionContext } from './connectors/types.ts'
+import { ProviderError, type ConnectionContext, type Connector } from './connectors/types.ts'
 import { presentConnection } from './presenter.ts'
 import * as repo from './repo.ts'
 import type { CredentialConnectionInput, OAuthConnectionInput } from './schemas.ts'
@@ -52,6 +52,42 @@ function checkConnectionInput(service: string, actionIds: string[], settings: un
   return connector
 }
 
+/**
+ * Checks a credential with the connector's one documented cheap call before the connection is stored.
+ * A credential the provider refuses (401) is a 422 `credential_refused` and nothing is stored. A
+ * provider that does not answer in time, fails or limits the rate does not block connecting: the
+ * answer is the sentence stored as the connection's `lastError` (it is checked again on first use).
+ */
+/** The provider, as its refusal names it (a connector's title names the product: "GitHub Issues"). */
+const PROVIDER_NAMES: Record<string, string> = { github: 'GitHub', linear: 'Linear', slack: 'Slack' }
+
+async function verifyCredential(deps: AppDeps, connector: Connector, credential: Record<string, string>, settings: unknown): Promise<string | null> {
+  if (!connector.verify) return null
+  const provider = PROVIDER_NAMES[connector.service] ?? connector.title
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => { controller.abort(); reject(new ProviderError('no answer in time', { retryable: true })) }, deps.config.integrations.verifyTimeoutMs)
+  })
+  const context: ConnectionContext = {
+    connectionId: 'unsaved', credential, settings: (settings ?? {}) as Record<string, unknown>, config: deps.config, mailer: deps.mailer, signal: controller.signal,
+  }
+  try {
+    await Promise.race([connector.verify(context), timedOut])
+    return null
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 401) {
+      throw new AppError('credential_refused', `${provider} refused this credential: check that it is complete and still valid (or make a new one) and connect again.`, {
+        errors: [{ field: 'credential', code: 'refused', message: `${provider} did not accept it` }],
+      })
+    }
+    const why = error instanceof ProviderError && error.status !== undefined ? `it answered ${error.status}` : 'it could not be reached'
+    return `Credential not checked: ${provider} did not confirm it when connecting (${why}). It is checked when the connection is first used.`
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 const aliasFor = (service: string) => `${service}-${randomBytes(4).toString('hex')}`
 
 function sealRow(deps: AppDeps, id: string, secret: Record<string, string> | null) {
@@ -72,6 +108,7 @@ export async function createCredentialConnection(deps: AppDeps, caller: Caller, 
   }
   const workspaceId = caller.membership.workspaceId
   await requireProject(deps, workspaceId, input.projectId)
+  const unchecked = input.authType === 'no_auth' ? null : await verifyCredential(deps, connector, input.credential as Record<string, string>, input.settings)
   const id = newId('con')
   const now = nowIso()
   const row = {
@@ -79,7 +116,7 @@ export async function createCredentialConnection(deps: AppDeps, caller: Caller, 
     status: 'active' as const, alias: aliasFor(input.service), action_ids: JSON.stringify(input.actionIds),
     settings: JSON.stringify(input.settings ?? {}),
     ...sealRow(deps, id, input.authType === 'no_auth' ? null : input.credential as Record<string, string>),
-    token_expires_at: null, refresh_locked_until: null, last_error: null, created_by: caller.actor.accountId, created_at: now, updated_at: now,
+    token_expires_at: null, refresh_locked_until: null, last_error: unchecked, created_by: caller.actor.accountId, created_at: now, updated_at: now,
   }
   await deps.database.db.transaction().execute(async (trx) => {
     await repo.insertConnection(trx, row)

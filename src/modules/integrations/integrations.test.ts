@@ -50,7 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', () => resolve()))
   const tokenUrl = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`
   Object.assign(env, {
-    INTEGRATIONS_GITHUB_API_URL: github.url,
+    INTEGRATIONS_GITHUB_API_URL: github.url, INTEGRATIONS_VERIFY_TIMEOUT_MS: '1000',
     INTEGRATIONS_GITHUB_CLIENT_ID: 'confer-test', INTEGRATIONS_GITHUB_CLIENT_SECRET: 'client-secret',
     INTEGRATIONS_GITHUB_AUTHORIZE_URL: 'http://127.0.0.1:9/authorize', INTEGRATIONS_GITHUB_TOKEN_URL: tokenUrl,
   })
@@ -84,6 +84,44 @@ eachDatabase('integrations', (h) => {
     const second = await githubConnection(team.editor, { projectId })
     const other = await h.database.db.selectFrom('integration_connections').select('secret_nonce').where('id', '=', second.connection.id).executeTakeFirstOrThrow()
     expect(other.secret_nonce).not.toBe(row.secret_nonce)
+  })
+
+  it('checks the credential with GitHub (GET /user) when connecting: a refused one is a 422 credential_refused and stores nothing; no answer does not block', async () => {
+    const project = (await team.owner.post('/v1/projects', { name: 'Checked' })).json()
+    const body = (apiKey: string) => ({ projectId: project.id, service: 'github', authType: 'api_key', credential: { apiKey }, actionIds: ['github.create_issue'] })
+    const stored = async () => (await h.database.db.selectFrom('integration_connections').select('id').where('project_id', '=', project.id).execute()).length
+    github.acceptedToken = 'ghp_test_token_value'
+    try {
+      const before = github.seen.length
+      const accepted = await team.owner.post('/v1/integrations/connections/credential', body('ghp_test_token_value'))
+      expect(accepted.statusCode, accepted.body).toBe(200)
+      expect(accepted.json()).toMatchObject({ status: 'active' })
+      expect(accepted.json().lastError).toBeUndefined()
+      // One call, in the shape GitHub's published description accepts.
+      expect(github.seen.slice(before).map((seen) => [seen.method, seen.path, seen.status, seen.violations])).toEqual([['GET', '/user', 200, undefined]])
+      const refused = await team.owner.post('/v1/integrations/connections/credential', body('ghp_made_up_token'))
+      expect(refused.statusCode, refused.body).toBe(422)
+      expect(refused.headers['content-type']).toContain('application/problem+json')
+      expect(refused.json()).toMatchObject({ code: 'credential_refused', status: 422, errors: [{ field: 'credential', code: 'refused' }] })
+      expect(refused.json().detail).toContain('GitHub refused this credential')
+      expect(refused.body).not.toContain('ghp_made_up_token')
+      expect(await stored()).toBe(1)
+    } finally {
+      github.acceptedToken = undefined
+    }
+    // A GitHub that does not answer: connecting answers in time (INTEGRATIONS_VERIFY_TIMEOUT_MS), the connection is
+    // stored and says its credential was not checked.
+    github.hold = (method, path) => method === 'GET' && path === '/user'
+    try {
+      const started = Date.now()
+      const unanswered = await team.owner.post('/v1/integrations/connections/credential', body('ghp_test_token_value'))
+      expect(unanswered.statusCode, unanswered.body).toBe(200)
+      expect(unanswered.json()).toMatchObject({ status: 'active', lastError: expect.stringContaining('Credential not checked: GitHub') })
+      expect(Date.now() - started).toBeLessThan(5000)
+      expect(await stored()).toBe(2)
+    } finally {
+      github.hold = undefined
+    }
   })
 
   it('refuses bad connection input with 400, a foreign project with 404 and a view member with 403', async () => {

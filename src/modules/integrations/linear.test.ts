@@ -1,7 +1,8 @@
 // The Linear connector (@linear/sdk 88.3.0) against a validating graphql-js mock serving a
 // hand-written description of the part of Linear's GraphQL API it uses
 // (test/providers/linear-schema.ts): an action item becomes one issueCreate the schema accepts,
-// with an id derived from the action; teams come as field options; issues are searched for context.
+// with an id derived from the action; teams come as field options; issues are searched for context;
+// connecting checks the key (a viewer query).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { eachDatabase } from '../../../test/harness.ts'
 import { startLinearMock, type LinearMock } from '../../../test/providers/linear-mock.ts'
@@ -21,6 +22,29 @@ afterAll(async () => {
 const TEAM = '5b0f2b9e-4c7e-4f55-9a59-0a2c1a0e6d11'
 
 eachDatabase('Linear', (h) => {
+  it('checks the key with a viewer query when connecting: one Linear refuses is a 422 credential_refused and nothing is stored', async () => {
+    const team = await workTeam(h, [])
+    const project = (await team.owner.post('/v1/projects', { name: 'Linear checked' })).json()
+    const body = (apiKey: string) => ({ projectId: project.id, service: 'linear', authType: 'api_key', credential: { apiKey }, actionIds: ['linear.create_issue'] })
+    linear.acceptedKey = 'lin_api_testkey'
+    try {
+      const before = linear.operations.length
+      const refused = await team.owner.post('/v1/integrations/connections/credential', body('lin_api_made_up'))
+      expect(refused.statusCode, refused.body).toBe(422)
+      expect(refused.json()).toMatchObject({ code: 'credential_refused', errors: [{ field: 'credential' }] })
+      expect(refused.json().detail).toContain('Linear refused this credential')
+      expect(await h.database.db.selectFrom('integration_connections').select('id').where('project_id', '=', project.id).execute()).toHaveLength(0)
+      const accepted = await team.owner.post('/v1/integrations/connections/credential', body('lin_api_testkey'))
+      expect(accepted.statusCode, accepted.body).toBe(200)
+      expect(accepted.json().lastError).toBeUndefined()
+      const checks = linear.operations.slice(before)
+      expect(checks.map((operation) => [operation.authorization, operation.errors])).toEqual([['lin_api_made_up', ['Authentication required, not authenticated']], ['lin_api_testkey', []]])
+      expect(checks[1]!.query).toContain('viewer { id }')
+    } finally {
+      linear.acceptedKey = undefined
+    }
+  })
+
   it('turns an action item into one Linear issue the schema accepts', async () => {
     const team = await workTeam(h, [])
     const project = (await team.owner.post('/v1/projects', { name: 'Linear' })).json()

@@ -1,7 +1,7 @@
 // The Slack connector against a mock that validates every call against a hand-written description
 // of the Web API methods it uses (test/providers/slack-api.ts, from Slack's reference): a decision
 // is recommended as a channel message and posted once; channels come as field options a page at a
-// time; a 429 is retried, an `ok: false` refusal is not.
+// time; a 429 is retried, an `ok: false` refusal is not; connecting checks the token (auth.test).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { eachDatabase, type Member } from '../../../test/harness.ts'
 import { startSlackMock, type SlackMock } from '../../../test/providers/slack-mock.ts'
@@ -66,11 +66,35 @@ eachDatabase('Slack', (h) => {
 
   it('fails without a retry when Slack answers ok: false', async () => {
     const team = await workTeam(h, [])
-    const { projectId, connectionId } = await connect(team.owner, 'xoxb-revoked')
+    const { projectId, connectionId } = await connect(team.owner)
+    // The token is revoked at Slack after connecting.
+    const accepted = slack.token
+    slack.token = 'xoxb-another-token'
+    try {
+      const before = slack.calls.length
+      const execution = await run(team.owner, projectId, connectionId, { channel: 'C00000001', text: 'Hello' })
+      expect(execution).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringContaining('invalid_auth') })
+      expect(slack.calls.slice(before).filter((call) => call.method === 'chat.postMessage')).toHaveLength(1)
+    } finally {
+      slack.token = accepted
+    }
+  })
+
+  it('checks the token with auth.test when connecting: one Slack refuses is a 422 credential_refused and nothing is stored', async () => {
+    const team = await workTeam(h, [])
+    const project = (await team.owner.post('/v1/projects', { name: 'Slack checked' })).json()
+    const body = (apiKey: string) => ({ projectId: project.id, service: 'slack', authType: 'api_key', credential: { apiKey }, actionIds: ['slack.post_message'] })
     const before = slack.calls.length
-    const execution = await run(team.owner, projectId, connectionId, { channel: 'C00000001', text: 'Hello' })
-    expect(execution).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringContaining('invalid_auth') })
-    expect(slack.calls.slice(before).filter((call) => call.method === 'chat.postMessage')).toHaveLength(1)
+    const refused = await team.owner.post('/v1/integrations/connections/credential', body('xoxb-made-up'))
+    expect(refused.statusCode, refused.body).toBe(422)
+    expect(refused.json()).toMatchObject({ code: 'credential_refused', errors: [{ field: 'credential' }] })
+    expect(refused.json().detail).toContain('Slack refused this credential')
+    expect(slack.calls.slice(before)).toEqual([{ method: 'auth.test', params: {}, ok: false, error: 'invalid_auth' }])
+    expect(await h.database.db.selectFrom('integration_connections').select('id').where('project_id', '=', project.id).execute()).toHaveLength(0)
+    const accepted = await team.owner.post('/v1/integrations/connections/credential', body(slack.token))
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    expect(accepted.json().lastError).toBeUndefined()
+    expect(slack.calls.at(-1)).toMatchObject({ method: 'auth.test', ok: true })
   })
 
   it('lists channels as field options, filtered and a page at a time', async () => {

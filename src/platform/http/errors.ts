@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   idempotency_key_reused: 422,
   codebase_unavailable: 422,
   provider_refused: 422,
+  credential_refused: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

@@ -73,6 +73,11 @@ export const githubConnector: Connector = {
     retry: 'reconcile',
   }],
 
+  async verify(context) {
+    const octokit = await client(context)
+    await call(() => octokit.rest.users.getAuthenticated())
+  },
+
   async fieldOptions(context, _actionId, field, { query, cursor }) {
     const octokit = await client(context)
     const page = cursor ? Math.max(1, Number(cursor) || 1) : 1

@@ -32,8 +32,11 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   } catch (error) {
     if (error instanceof ProviderError) throw error
-    const failure = error as { status?: number; type?: string; message?: string }
-    const status = failure.status ?? (failure.type === 'Ratelimited' ? 429 : failure.type === 'AuthenticationError' ? 401 : failure.type === 'NetworkError' ? undefined : 400)
+    const failure = error as { status?: number; type?: string; message?: string; errors?: { type?: string }[] }
+    // The SDK names any 4xx without a GraphQL error type an AuthenticationError; only Linear's own
+    // "authentication error" (or a 401) is a refused credential.
+    const refused = failure.status === 401 || (failure.errors ?? []).some((item) => item.type === 'AuthenticationError')
+    const status = refused ? 401 : failure.status ?? (failure.type === 'Ratelimited' ? 429 : failure.type === 'AuthenticationError' ? 401 : failure.type === 'NetworkError' ? undefined : 400)
     throw providerError(status, `Linear: ${(failure.message ?? '').slice(0, 200)}`)
   }
 }
@@ -56,6 +59,9 @@ const ISSUE_CREATE = `mutation ConferIssueCreate($input: IssueCreateInput!) {
 }`
 const ISSUE = `query ConferIssue($id: String!) {
   issue(id: $id) { id identifier url }
+}`
+const VIEWER = `query ConferViewer {
+  viewer { id }
 }`
 const SEARCH_ISSUES = `query ConferSearchIssues($term: String!, $first: Int) {
   searchIssues(term: $term, first: $first) { nodes { identifier title url description updatedAt } }
@@ -98,6 +104,10 @@ export const linearConnector: Connector = {
     optionFields: ['teamId', 'projectId', 'stateId'],
     retry: 'reconcile',
   }],
+
+  async verify(context) {
+    await call(() => request<{ viewer: { id: string } }>(context, VIEWER, {}))
+  },
 
   async fieldOptions(context, _actionId, field, { query, cursor }) {
     const variables = { first: 50, ...(cursor ? { after: cursor } : {}) }

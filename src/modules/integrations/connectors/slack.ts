@@ -20,6 +20,9 @@ async function client(context: ConnectionContext) {
   })
 }
 
+/** Slack's errors for a token it does not accept (auth.test's reference). */
+const REFUSED_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired'])
+
 async function call<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
@@ -29,7 +32,7 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
       case 'slack_webapi_rate_limited_error':
         throw new ProviderError('Slack: rate limited', { status: 429, retryable: true, retryAfterMs: (failure.retryAfter ?? 1) * 1000 })
       case 'slack_webapi_platform_error':
-        throw new ProviderError(`Slack: ${failure.data?.error ?? 'error'}`, { status: failure.data?.error === 'invalid_auth' || failure.data?.error === 'not_authed' ? 401 : 400, retryable: false })
+        throw new ProviderError(`Slack: ${failure.data?.error ?? 'error'}`, { status: REFUSED_TOKEN.has(failure.data?.error ?? '') ? 401 : 400, retryable: false })
       case 'slack_webapi_http_error':
         throw providerError(failure.statusCode, `Slack: HTTP ${failure.statusCode}`)
       default:
@@ -56,6 +59,10 @@ export const slackConnector: Connector = {
     optionFields: ['channel'],
     retry: 'once',
   }],
+
+  async verify(context) {
+    await call(async () => (await client(context)).auth.test())
+  },
 
   async fieldOptions(context, _actionId, _field, { query, cursor }) {
     const answer = await call(async () => (await client(context)).conversations.list({ exclude_archived: true, types: 'public_channel,private_channel', limit: 200, ...(cursor ? { cursor } : {}) }))

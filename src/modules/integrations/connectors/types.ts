@@ -56,6 +56,12 @@ export type Connector = {
   /** for `reconcile` actions: the item a started call made, if it made one */
   reconcile?(context: ConnectionContext, actionId: string, payload: Record<string, unknown>, ids: { actionRowId: string; executionId: string }): Promise<Receipt | undefined>
   search?(context: ConnectionContext, query: string, limit: number): Promise<ExternalItem[]>
+  /**
+   * One cheap authenticated call the provider documents for checking a credential (GitHub `GET /user`,
+   * Linear's `viewer`, Slack's `auth.test`), made when a connection is created. Throws a ProviderError
+   * (status 401 when the provider refused the credential).
+   */
+  verify?(context: ConnectionContext): Promise<void>
 }
 
 /** A provider's refusal or failure, with whether trying again later may succeed. */
