@@ -12,8 +12,13 @@
 // A work item quoting two turns of its meeting ran them into one line ("…by Thursday? Speaker 1: Yes").
 // A meeting imported from elsewhere (pushed segments, an uploaded file) said "0 s" in the sessions list
 // and on its project's page, though its own page (fixed on the fifth pass) said how long it lasted.
+// Second half: connecting Slack (or GitHub, Linear) with a made-up token said "Slack is connected" and listed it
+// "Active": nothing checked the token until something was sent through it. A key pasted with more than the tool
+// takes got the validator's sentence ('credential.apiKey must NOT have more than 500 characters'), in English in
+// any language.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
+import { startSlackMock, type SlackMock } from '../providers/slack-mock.ts'
 import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, workspaceContext } from './helpers.ts'
 
@@ -211,6 +216,85 @@ test.describe('a new user\'s sixth pass', () => {
     await listed.getByRole('link', { name: 'Imported call' }).click()
     await expect(page).toHaveURL(`${server.baseUrl}/sessions/${session.id}`)
     await expect(page.getByTestId('session-when')).toContainText('· 12 s')
+    await context.close()
+  })
+})
+
+test.describe('a new user\'s sixth pass, second half', () => {
+  // Slack's stand-in (test/providers/slack-mock.ts) accepts only its own token, as Slack accepts only real ones.
+  const env: Record<string, string> = { JOB_POLL_INTERVAL_MS: '100' }
+  let slack: SlackMock
+  test.beforeAll(async () => {
+    slack = await startSlackMock()
+    env.INTEGRATIONS_SLACK_API_URL = `${slack.url}/api`
+  })
+  test.afterAll(async () => {
+    await slack?.close()
+  })
+  const served = serveWithMail('sqlite', env)
+
+  test('a made-up token is refused when connecting, in the reader\'s language, and nothing is stored', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'token')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/integrations`)
+    const form = page.getByRole('form', { name: 'Connect a tool' })
+    await form.getByLabel('Tool', { exact: true }).selectOption('slack')
+    await form.getByLabel('API key').fill('xoxb-made-up-token')
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(form.getByRole('alert')).toHaveText('The tool refused this key: it may be mistyped, incomplete, expired or revoked. Check it, or make a new one, and connect again. Nothing was saved.')
+    await expect(form.getByTestId('connection-created')).toHaveCount(0)
+    expect(await callJson(server, 'GET', `/v1/integrations/connections?projectId=${project.id}`, cookie)).toEqual([])
+    expect(slack.calls.map((call) => [call.method, call.error])).toEqual([['auth.test', 'invalid_auth']])
+
+    await form.getByLabel('API key').fill(slack.token)
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(form.getByTestId('connection-created')).toHaveText('Slack is connected.')
+    const [connection] = await callJson(server, 'GET', `/v1/integrations/connections?projectId=${project.id}`, cookie)
+    expect(connection).toMatchObject({ service: 'slack', status: 'active' })
+    expect(connection.lastError).toBeUndefined()
+
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    const chinese = page.getByRole('form', { name: '连接工具' })
+    await chinese.getByLabel('工具', { exact: true }).selectOption('slack')
+    await chinese.getByLabel('API 密钥').fill('xoxb-another-made-up-token')
+    await chinese.getByRole('button', { name: '连接', exact: true }).click()
+    await expect(chinese.getByRole('alert')).toHaveText(/^该工具拒绝了这个密钥/)
+    expect(await callJson(server, 'GET', `/v1/integrations/connections?projectId=${project.id}`, cookie)).toHaveLength(1)
+    await context.close()
+  })
+
+  test('a key longer than the tool takes is refused at the field, in the reader\'s language, before anything is sent', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'long-key')
+    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
+    const page = await context.newPage()
+    const sent: string[] = []
+    page.on('request', (request) => { if (request.url().includes('/connections/credential')) sent.push(request.url()) })
+    await page.goto(`${server.baseUrl}/integrations`)
+    const form = page.getByRole('form', { name: 'Connect a tool' })
+    await form.getByLabel('Tool', { exact: true }).selectOption('github')
+    const key = form.getByLabel('API key')
+    // Pasted whole (the HTML maxlength attribute would have cut it short without a word).
+    await key.fill(`ghp_${'x'.repeat(600)}`)
+    const message = 'This is longer than the tool accepts (at most 500 characters). Check that you copied only the key.'
+    await expect(form.getByTestId('connect-apiKey-too-long')).toHaveText(message)
+    await form.getByRole('button', { name: 'Connect', exact: true }).click()
+    expect(await key.evaluate((input) => (input as unknown as { validationMessage: string }).validationMessage)).toBe(message)
+    await expect(form).not.toContainText('must NOT have more than')
+    expect(sent).toHaveLength(0)
+    await form.getByLabel('Tool', { exact: true }).selectOption('linear')
+    await form.getByLabel('API key').fill(`lin_api_${'x'.repeat(200)}`)
+    await expect(form.getByTestId('connect-apiKey-too-long')).toContainText('at most 200 characters')
+    await expectAccessible(page, 'the connect form with a key too long')
+
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    const chinese = page.getByRole('form', { name: '连接工具' })
+    await expect(chinese.getByTestId('connect-apiKey-too-long')).toHaveText('内容超过了该工具接受的长度（最多 200 个字符）。请确认只复制了密钥本身。')
+    await chinese.getByLabel('API 密钥').fill('lin_api_short')
+    await expect(chinese.getByTestId('connect-apiKey-too-long')).toHaveCount(0)
+    expect(sent).toHaveLength(0)
     await context.close()
   })
 })

@@ -32,7 +32,7 @@ export function sentenceFor(status: number, problem: Problem): string {
     invitation_revoked: 'error.invitation_revoked', invitation_pending: 'error.invitation_pending', invitation_expired: 'error.invitation_expired',
     invitation_email_mismatch: 'error.invitation_email_mismatch', transition_not_allowed: 'error.transition_not_allowed',
     proposal_pending: 'error.proposal_pending', billing_disabled: 'error.billing_disabled', already_subscribed: 'error.already_subscribed',
-    no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', seat_limit_reached: 'error.seat_limit_reached',
+    no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', credential_refused: 'error.credential_refused', seat_limit_reached: 'error.seat_limit_reached',
     plan_inactive: 'error.plan_inactive',
   }
   // The sign-in routes' codes come lowercased (invalid_otp, platform/auth/mount.ts); the keys keep better-auth's spelling.

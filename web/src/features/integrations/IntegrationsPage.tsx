@@ -140,14 +140,21 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
         {entry.authTypes.map((item) => <option key={item} value={item}>{t(`integrations.auth.${item}` as MessageKey)}</option>)}
       </select>
       {authType === 'oauth' ? <p className="muted">{t('integrations.oauthNote')}</p> : null}
-      {[...(authType === 'oauth' || authType === 'no_auth' ? [] : entry.credential), ...entry.settings].map((field) => (
+      {[...(authType === 'oauth' || authType === 'no_auth' ? [] : entry.credential), ...entry.settings].map((field) => {
+        // Longer than the connector takes (what is sent is trimmed): said here, in the reader's language, and the
+        // browser refuses to submit; the HTML maxlength attribute would instead cut a pasted token short, silently.
+        const tooLong = field.maxLength !== undefined && (values[field.name] ?? '').trim().length > field.maxLength
+        const tooLongMessage = tooLong ? t('integrations.tooLong', { max: field.maxLength! }) : ''
+        return (
         <div key={field.name}>
           <label htmlFor={`connect-${field.name}`}>{t(`integrations.${field.label}` as MessageKey)}{field.optional ? ` ${t('integrations.optional')}` : ''}</label>
           <input id={`connect-${field.name}`} type={field.secret && !(field.name === 'signingSecret' && generated) ? 'password' : field.type ?? 'text'} autoComplete="off" required={!field.optional}
             {...(field.name === 'signingSecret' ? { pattern: SIGNING_SECRET.source, 'aria-describedby': 'signing-secret-hint' } : {})}
             {...(field.pattern ? { pattern: field.pattern } : {})}
             {...(field.hint ? { 'aria-describedby': `connect-${field.name}-hint` } : {})}
+            ref={(input) => { input?.setCustomValidity(tooLongMessage) }} aria-invalid={tooLong || undefined}
             value={values[field.name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))} />
+          {tooLong ? <p className="error" role="alert" data-testid={`connect-${field.name}-too-long`}>{tooLongMessage}</p> : null}
           {field.hint ? <p className="muted" id={`connect-${field.name}-hint`}>{t(`integrations.${field.hint}` as MessageKey)}</p> : null}
           {field.name === 'signingSecret' ? (
             <>
@@ -156,7 +163,8 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
             </>
           ) : null}
         </div>
-      ))}
+        )
+      })}
       <p className="muted">{t('integrations.actions', { actions: entry.actionIds.map(actionName).join(', ') })}</p>
       <button type="submit" className="primary" disabled={busy || !projectId}>{authType === 'oauth' ? t('integrations.startOAuth') : t('integrations.create')}</button>
       <ErrorLine error={error} />

@@ -20,11 +20,13 @@ export const useExecution = (id: string | undefined) => useResource<Execution>(i
 
 /**
  * `pattern`: what the connector's schema requires of the field, as an HTML pattern (the browser says so before the
- * server would answer with its validator's sentence); `hint`: the sentence under the field saying what to type.
+ * server would answer with its validator's sentence); `hint`: the sentence under the field saying what to type;
+ * `maxLength`: the connector's limit on a credential (the form says so in the reader's language instead of the
+ * server's validator sentence; it is not the HTML attribute, which would silently cut a pasted token short).
  */
 type Field = {
   name: string; label: 'field.apiKey' | 'field.signingSecret' | 'field.username' | 'field.password' | 'field.url' | 'field.serverUrl' | 'field.repository' | 'field.teamId' | 'field.channel'
-  secret?: boolean; optional?: boolean; type?: 'url'; pattern?: string; hint?: 'hint.url' | 'hint.repository' | 'hint.teamId' | 'hint.channel'
+  secret?: boolean; optional?: boolean; type?: 'url'; pattern?: string; maxLength?: number; hint?: 'hint.url' | 'hint.repository' | 'hint.teamId' | 'hint.channel'
 }
 // HTML patterns are compiled with the `v` flag: `-` and `/` inside a class are escaped.
 const WEB_ADDRESS = 'https?:\\/\\/.+'
@@ -40,10 +42,10 @@ export type CatalogEntry = {
 export const CATALOG: CatalogEntry[] = [
   { service: 'email', actionIds: ['email.send'], authTypes: ['no_auth'], credential: [], settings: [] },
   { service: 'webhook', actionIds: ['webhook.send'], authTypes: ['custom_credential'], credential: [{ name: 'signingSecret', label: 'field.signingSecret', secret: true }], settings: [{ name: 'url', label: 'field.url', type: 'url', pattern: WEB_ADDRESS, hint: 'hint.url' }] },
-  { service: 'github', actionIds: ['github.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'repository', label: 'field.repository', optional: true, pattern: '[A-Za-z0-9\\-]+\\/[A-Za-z0-9_.\\-]+', hint: 'hint.repository' }] },
-  { service: 'linear', actionIds: ['linear.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'teamId', label: 'field.teamId', optional: true, pattern: '[0-9a-fA-F\\-]{36}', hint: 'hint.teamId' }] },
-  { service: 'slack', actionIds: ['slack.post_message'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true }], settings: [{ name: 'channel', label: 'field.channel', optional: true, pattern: '[CGD][A-Z0-9]{2,20}', hint: 'hint.channel' }] },
-  { service: 'caldav', actionIds: ['caldav.create_event'], authTypes: ['custom_credential'], credential: [{ name: 'username', label: 'field.username' }, { name: 'password', label: 'field.password', secret: true }], settings: [{ name: 'serverUrl', label: 'field.serverUrl', type: 'url', pattern: WEB_ADDRESS, hint: 'hint.url' }] },
+  { service: 'github', actionIds: ['github.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true, maxLength: 500 }], settings: [{ name: 'repository', label: 'field.repository', optional: true, pattern: '[A-Za-z0-9\\-]+\\/[A-Za-z0-9_.\\-]+', hint: 'hint.repository' }] },
+  { service: 'linear', actionIds: ['linear.create_issue'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true, maxLength: 200 }], settings: [{ name: 'teamId', label: 'field.teamId', optional: true, pattern: '[0-9a-fA-F\\-]{36}', hint: 'hint.teamId' }] },
+  { service: 'slack', actionIds: ['slack.post_message'], authTypes: ['api_key', 'oauth'], credential: [{ name: 'apiKey', label: 'field.apiKey', secret: true, maxLength: 500 }], settings: [{ name: 'channel', label: 'field.channel', optional: true, pattern: '[CGD][A-Z0-9]{2,20}', hint: 'hint.channel' }] },
+  { service: 'caldav', actionIds: ['caldav.create_event'], authTypes: ['custom_credential'], credential: [{ name: 'username', label: 'field.username', maxLength: 200 }, { name: 'password', label: 'field.password', secret: true, maxLength: 500 }], settings: [{ name: 'serverUrl', label: 'field.serverUrl', type: 'url', pattern: WEB_ADDRESS, hint: 'hint.url' }] },
 ]
 
 const SERVICE_NAMES: Record<string, MessageKey> = {
