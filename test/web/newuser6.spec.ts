@@ -15,7 +15,7 @@
 // Second half: connecting Slack (or GitHub, Linear) with a made-up token said "Slack is connected" and listed it
 // "Active": nothing checked the token until something was sent through it. A key pasted with more than the tool
 // takes got the validator's sentence ('credential.apiKey must NOT have more than 500 characters'), in English in
-// any language.
+// any language. A second project named like an existing one was made without a word.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { startSlackMock, type SlackMock } from '../providers/slack-mock.ts'
@@ -295,6 +295,28 @@ test.describe('a new user\'s sixth pass, second half', () => {
     await chinese.getByLabel('API 密钥').fill('lin_api_short')
     await expect(chinese.getByTestId('connect-apiKey-too-long')).toHaveCount(0)
     expect(sent).toHaveLength(0)
+    await context.close()
+  })
+
+  test('a project named like an existing one may still be made, and the form says so first', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'same-name')
+    const existing = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Website' })
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/projects`)
+    const name = page.getByLabel('Name', { exact: true })
+    await name.fill('website ')
+    await expect(page.getByTestId('project-name-taken')).toContainText('A project named “Website” already exists. You can still create another one with this name.')
+    await expect(name).toHaveAccessibleDescription(/already exists/)
+    await expect(page.getByTestId('project-name-taken').getByRole('link', { name: 'Open the existing project' })).toHaveAttribute('href', `/projects/${existing.id}`)
+    await expectAccessible(page, 'the project form naming an existing project')
+    await page.getByRole('button', { name: 'Create project' }).click()
+    await expect(page.getByRole('link', { name: 'website', exact: true })).toBeVisible()
+    await expect(page.getByTestId('project-name-taken')).toHaveCount(0)
+    expect((await callJson(server, 'GET', '/v1/projects', cookie)).map((project: { name: string }) => project.name).sort()).toEqual(['Website', 'website'])
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await page.getByLabel('名称', { exact: true }).fill('Website')
+    await expect(page.getByTestId('project-name-taken')).toContainText('已有名为“Website”的项目。')
     await context.close()
   })
 })

@@ -19,6 +19,11 @@ export function ProjectsPage() {
   const [name, setName] = useState('')
   const [objective, setObjective] = useState('')
   const { busy, error, run } = useAction()
+  // Two projects may share a name (the interface sets no rule, and the API keeps allowing it); the form says so before
+  // a second one is made by mistake, and points at the one that exists.
+  const typed = name.trim()
+  const sameName = typed ? projects.data?.find((project) => project.name.trim() === typed)
+    ?? projects.data?.find((project) => project.name.trim().toLocaleLowerCase() === typed.toLocaleLowerCase()) : undefined
   const create = () => run(async () => {
     const input: CreateProjectInput = { name: name.trim(), ...(objective.trim() ? { objective: objective.trim() } : {}) }
     await api.post<Project>('/v1/projects', input, { 'idempotency-key': idempotencyKey() })
@@ -33,7 +38,12 @@ export function ProjectsPage() {
       {canEdit ? <form className="card" onSubmit={(event) => { event.preventDefault(); void create() }}>
         <h2>{t('projects.create')}</h2>
         <label htmlFor="project-name">{t('projects.name')}</label>
-        <input id="project-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        <input id="project-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} {...(sameName ? { 'aria-describedby': 'project-name-taken' } : {})} />
+        {sameName ? (
+          <p className="muted" id="project-name-taken" data-testid="project-name-taken">
+            {t('projects.nameTaken', { name: sameName.name })} <Link href={`/projects/${sameName.id}`}>{t('projects.openExisting')}</Link>
+          </p>
+        ) : null}
         <label htmlFor="project-objective">{t('projects.objective')}</label>
         <input id="project-objective" maxLength={2000} value={objective} onChange={(event) => setObjective(event.target.value)} />
         <button type="submit" className="primary" disabled={busy || !name.trim()}>{t('projects.create')}</button>
