@@ -125,7 +125,8 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
     })
     onCreated(connection)
     setValues({})
-    setDone(t('integrations.connected', { service: serviceName(connection.service) }))
+    // A new connection with a lastError is one whose key the tool did not confirm (it did not answer): said so.
+    setDone(t(connection.lastError ? 'integrations.connectedUnchecked' : 'integrations.connected', { service: serviceName(connection.service) }))
   })
 
   return (
