@@ -151,7 +151,7 @@ export function integrationRoutes(base: FastifyInstance, deps: AppDeps) {
   app.post('/v1/integrations/connections/credential', {
     schema: {
       operationId: 'createCredentialConnection', tags,
-      summary: 'Connect a tool to a project with a credential (api_key, custom_credential) or none (no_auth). The credential is stored encrypted and never returned. The project may then use the connection\'s actions. Honours Idempotency-Key.',
+      summary: 'Connect a tool to a project with a credential (api_key, custom_credential) or none (no_auth). The credential is stored encrypted and never returned. The project may then use the connection\'s actions. GitHub, Linear and Slack credentials are first checked with the provider (GET /user, a viewer query, auth.test): one it refuses is a 422 `credential_refused` and nothing is stored; a provider that does not answer in time leaves the connection active with `lastError` saying it was not checked. Honours Idempotency-Key.',
       headers: IdempotencyHeader, body: schemas.CredentialConnectionBody,
       response: { 200: Type.Ref('IntegrationConnection'), ...problems(400, 401, 403, 404, 409, 422, 429) },
     },
