@@ -77,7 +77,9 @@ describe('extractive engine, English', () => {
     const decision = items.find((item) => item.kind === 'decision')
     expect(decision).toMatchObject({ family: 'decision', semanticType: 'policy', sourceSegmentIds: ['s2'] })
     const questions = items.filter((item) => item.kind === 'question')
-    expect(questions.map((question) => [question.sourceSegmentIds[0], question.confidence >= DEFAULT_QUALITY_GATE])).toEqual([['s1', false], ['s3', true]])
+    // shown: the open one; the answered one is kept under the gate (the learned detector may keep more there)
+    expect(questions.filter((question) => question.confidence >= DEFAULT_QUALITY_GATE).map((question) => question.sourceSegmentIds[0])).toEqual(['s3'])
+    expect(questions.find((question) => question.sourceSegmentIds[0] === 's1')?.confidence).toBeLessThan(DEFAULT_QUALITY_GATE)
   })
 
   it('keeps an item under the gate when every segment it cites was barely heard by the recognizer', () => {

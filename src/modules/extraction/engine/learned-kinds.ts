@@ -41,6 +41,8 @@ type KindRules = {
   settledWithin: number
   /** Turns before a sentence within which an item of the kind already found on the same topic covers it (the choice said again). */
   restatedWithin: number
+  /** A sentence in the turn that answers a question is that question's reply, not a second item (the question is the item). */
+  notInReplies?: boolean
 }
 
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
@@ -56,7 +58,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // aviary") is not a second decision (fourteenth pass).
   decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0, restatedWithin: 0 },
-  question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0 },
+  question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }
 
 export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInput[], turnOf: number[], people: People, drafts: Draft[], options: LearnedOptions): Draft[] {
@@ -75,6 +77,9 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
     }
   }
   const ruled = options.mode === 'both' ? drafts.filter((draft) => draft.kind === kind && draft.confidence >= DEFAULT_QUALITY_GATE) : []
+  // The turns that answer a question asked in the turn before them.
+  const replies = new Set<number>()
+  if (rules.notInReplies) segments.forEach((segment, index) => { if (asks(segment.text) && turnOf[index + 1] === turnOf[index]! + 1) replies.add(turnOf[index]! + 1) })
   // What the rules read as another kind of item (work taken, a question or put-off, a result, a choice) is not this kind.
   const otherwise = new Map<string, string[]>()
   for (const draft of drafts) {
@@ -101,7 +106,7 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
       && draft.mentions.some((mention) => mention.segmentIndex - unit.turn >= from && mention.segmentIndex - unit.turn <= to)
     const settledLater = (draft: Draft) => onTopicWithin(draft, 1, rules.settledWithin)
     const restated = (draft: Draft) => onTopicWithin(draft, -rules.restatedWithin, -1)
-    const covered = ruled.some((draft) => near(draft) || settledLater(draft) || restated(draft)) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && (near(draft) || restated(draft)))
+    const covered = ruled.some((draft) => near(draft) || settledLater(draft) || restated(draft)) || replies.has(unit.turn) || learned.some((draft) => draft.confidence >= DEFAULT_QUALITY_GATE && (near(draft) || restated(draft)))
     const visible = score >= model.threshold && score >= bestOfTurn.get(unit.turn)! && !covered && !readAsOther(segment.id, unit.text)
     const confidence = visible ? Math.round(Math.min(0.9, 0.55 + 0.35 * (score - model.threshold) / Math.max(0.01, 1 - model.threshold)) * 100) / 100 : HIDDEN
     const title = truncate(unit.text.trim().replace(/[\s。.!！?？]+$/u, '').replace(/^./, (first) => first.toUpperCase()), MAX_TITLE)
