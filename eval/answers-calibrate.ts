@@ -65,7 +65,7 @@ export async function rankAllQuestions(options: EvalOptions): Promise<Ranked[]> 
   const { app, membership } = await openEvalWorkspace(options.sentenceModel)
   const ranked: Ranked[] = []
   try {
-    for (const set of loadQuestionSets()) {
+    for (const set of loadQuestionSets(options.only)) {
       if (options.only && !options.only.split(',').includes(set.split)) continue
       for (const question of set.questions) ranked.push({ split: set.split, question, units: await rankPassages(app.deps, membership, question.question.trim()) })
     }

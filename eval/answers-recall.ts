@@ -20,7 +20,7 @@ export const recallAnswers = (options: EvalOptions = {}) => keptAlive(async () =
   const depthPooled = DEPTHS.map(() => 0)
   let total = 0
   try {
-    for (const set of loadQuestionSets()) {
+    for (const set of loadQuestionSets(options.only)) {
       if (options.only && !options.only.split(',').includes(set.split)) continue
       const stages = new Map<string, number>()
       const depths = DEPTHS.map(() => 0)
