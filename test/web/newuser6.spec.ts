@@ -16,7 +16,7 @@
 // "Active": nothing checked the token until something was sent through it. A key pasted with more than the tool
 // takes got the validator's sentence ('credential.apiKey must NOT have more than 500 characters'), in English in
 // any language. A second project named like an existing one was made without a word.
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 import { callJson, type RunningServer } from '../e2e/server.ts'
 import { startSlackMock, type SlackMock } from '../providers/slack-mock.ts'
 import { connectSocket } from '../ws-client.ts'
@@ -50,19 +50,26 @@ async function ask(page: Page, question: string) {
   await page.getByRole('button', { name: 'Ask', exact: true }).click()
 }
 
+/** A new workspace with one project, its integrations page open on the connect form with `tool` chosen; `sent` collects the connect requests. */
+async function openConnectForm(served: ReturnType<typeof serveWithMail>, browser: Browser, label: string, tool: string) {
+  const { server } = served
+  const { context, cookie } = await workspaceContext(browser, served, label)
+  await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
+  const page = await context.newPage()
+  const sent: string[] = []
+  page.on('request', (request) => { if (request.url().includes('/connections/credential')) sent.push(request.url()) })
+  await page.goto(`${server.baseUrl}/integrations`)
+  const form = page.getByRole('form', { name: 'Connect a tool' })
+  await form.getByLabel('Tool', { exact: true }).selectOption(tool)
+  return { server, context, cookie, page, form, sent }
+}
+
 test.describe('a new user\'s sixth pass', () => {
   const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
 
+
   test('a tool\'s settings say what they take, and the browser says so before the server would refuse them', async ({ browser }) => {
-    const { server } = served
-    const { context, cookie } = await workspaceContext(browser, served, 'settings')
-    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
-    const page = await context.newPage()
-    const sent: string[] = []
-    page.on('request', (request) => { if (request.url().includes('/connections/credential')) sent.push(request.url()) })
-    await page.goto(`${server.baseUrl}/integrations`)
-    const form = page.getByRole('form', { name: 'Connect a tool' })
-    await form.getByLabel('Tool', { exact: true }).selectOption('slack')
+    const { server, context, page, form, sent } = await openConnectForm(served, browser, 'settings', 'slack')
     await form.getByLabel('API key').fill('xoxb-a-test-token')
     const channel = form.getByLabel('Channel ID (optional)')
     await expect(channel).toHaveAccessibleDescription('The channel\'s ID, such as C0123ABCD (in Slack, at the bottom of the channel\'s details), not its name (#general).')
@@ -267,15 +274,7 @@ test.describe('a new user\'s sixth pass, second half', () => {
   })
 
   test('a key longer than the tool takes is refused at the field, in the reader\'s language, before anything is sent', async ({ browser }) => {
-    const { server } = served
-    const { context, cookie } = await workspaceContext(browser, served, 'long-key')
-    await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Tools' })
-    const page = await context.newPage()
-    const sent: string[] = []
-    page.on('request', (request) => { if (request.url().includes('/connections/credential')) sent.push(request.url()) })
-    await page.goto(`${server.baseUrl}/integrations`)
-    const form = page.getByRole('form', { name: 'Connect a tool' })
-    await form.getByLabel('Tool', { exact: true }).selectOption('github')
+    const { server, context, page, form, sent } = await openConnectForm(served, browser, 'long-key', 'github')
     const key = form.getByLabel('API key')
     // Pasted whole (the HTML maxlength attribute would have cut it short without a word).
     await key.fill(`ghp_${'x'.repeat(600)}`)
