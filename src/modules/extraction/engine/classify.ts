@@ -5,6 +5,7 @@ import type { CueSet } from './cues.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
 import { findAddressedPerson, findAssignedPerson, namesIn, type People, type Person } from './owners.ts'
 import { contentTokens, termVector, type TermVector } from './text.ts'
+import { pointsAtArtifact, saysTicket, SPOKEN_NUMBER } from './references.ts'
 import { makeTitle } from './titles.ts'
 import type { ItemKind, SemanticType } from './types.ts'
 
@@ -173,7 +174,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
     return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence, ...(letsOnly ? { letsOnly: true } : {}) }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
-  if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
+  if (cues.language === 'en' && saysTicket(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
   // "初稿已经写完了，放在共享文档里": progress reported as such is the item; the assembler adds the
   // document beside it. "文档我写好了，放在知识库里" only points at the document.
   const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
@@ -192,6 +193,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "Right now about forty percent…": the fillers stripped from the body ("right", "now") may be the context.
   const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(body)
   if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
+  // After the outcome: "we got forty kits in for recall two seventy" reports the result, and the recall is added beside it.
+  if (cues.language === 'en' && pointsAtArtifact(body, asSaid)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   // "I want this meeting every week until…": a standing rule put forward, a decision once others agree.
   if (weakPolicyAt >= 0 && cues.language === 'en' && WANTS_RULE.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.4, isProposal: true }
   if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
@@ -214,9 +217,6 @@ const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|e
 
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
-const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
-/** A ticket said aloud: "ticket web four twelve", "pull request number two thirty" (written ones are referenceLink). */
-const SPOKEN_TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
 const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|yes)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
@@ -337,7 +337,7 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   const body = stripFillers(normalize(clause, cues), cues)
   if (cues.referenceLink.test(clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.8 }, clause, body, context)
   if (cues.referenceDocument.test(body)) return complete({ kind: 'reference', semanticType: 'document', confidence: 0.65 }, clause, body, context)
-  if (cues.language === 'en' && SPOKEN_TICKET.test(body)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.7 }, clause, body, context)
+  if (cues.language === 'en' && pointsAtArtifact(body, clause)) return complete({ kind: 'reference', semanticType: 'link', confidence: 0.7 }, clause, body, context)
   return undefined
 }
 

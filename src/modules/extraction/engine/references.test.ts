@@ -1,0 +1,48 @@
+// Artifacts pointed at in English, typed and as a recognizer writes them (lower case, numbers as words).
+import { describe, expect, it } from 'vitest'
+import { extractItems } from './extractive.ts'
+import { pointsAtArtifact } from './references.ts'
+import { asRecognized, meeting } from './testing.ts'
+import { DEFAULT_QUALITY_GATE } from './types.ts'
+
+const points = (text: string) => pointsAtArtifact(text.toLowerCase(), text)
+
+describe('references in speech and text', () => {
+  it('finds records said with their numbers, places documents live in and documents named by what they are', () => {
+    for (const text of [
+      'I put a work order in, eleven forty two.',
+      'It goes against the blanket PO, that is PO four four seven one.',
+      'I opened a claim, it\'s C eleven eighty seven.',
+      'The tickets already there, two hundred four.',
+      'I logged it with the vendor, it\'s number 58812.',
+      'The service contract is in the ops folder.',
+      'It\'s on the shared drive.',
+      'It\'s all in the production tracker if you need the numbers.',
+      'The sheet\'s called minus eighty inventory.',
+      'Section four of the operations manual, version seven.',
+      'I\'ll update the Peak Ops Playbook with the cap.',
+      'The calving sheet in HerdTrack is half done.',
+      'That\'s sheet L-201.',
+    ]) expect(points(text), text).toBe(true)
+  })
+
+  it('leaves amounts, cases and plans that point at nothing', () => {
+    for (const text of [
+      'In case two hundred people show up we need more chairs.',
+      'I\'ll order two hundred kits.',
+      'Can you all see my screen? The tracker?',
+      'Lab sheet\'s fine.',
+      'We got forty kits in on Tuesday.',
+      'I recall twenty people came last year.',
+    ]) expect(points(text), text).toBe(false)
+  })
+
+  it('adds the record beside the result it is reported with, in recognized speech', () => {
+    const items = extractItems(asRecognized(meeting([
+      ['ana', 'So for recall twenty seven v one fourteen we got forty kits in on Tuesday.'],
+      ['ben', 'Okay. It is all in the production tracker if you need the numbers.'],
+    ]))).items.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)
+    expect(items.filter((item) => item.kind === 'reference').map((item) => item.sourceSegmentIds[0]?.split('.')[0])).toEqual(['s1', 's2'])
+    expect(items.some((item) => item.kind === 'outcome')).toBe(true)
+  })
+})

@@ -1,0 +1,69 @@
+// What points at a specific artifact in English, typed or as a recognizer hears it (no capitals, no
+// hyphens, numbers as words): a ticket, work order, claim or purchase order said with its number
+// ("work order fifty five thirty", "it's ticket c d four eight eight one seven"), a place where
+// documents live ("in the ops folder", "on the shared drive", "on SharePoint"), and a document
+// named by what it is ("it's all in the production tracker", "the Winter Operations Plan").
+// Written links and ids ("https://…", "MOB-2291") are the cue set's `referenceLink`.
+
+const DIGIT_WORD = 'zero|oh|one|two|three|four|five|six|seven|eight|nine'
+const NUMBER_WORD = `${DIGIT_WORD}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand`
+
+/** Any number, written or said ("412", "four twelve", "two hundred"). */
+export const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|oh|zero))*)`
+
+/** A number long enough to be an identifier: three or more digits, or two or more number words ("eleven forty two"). */
+const ID_NUMBER = String.raw`(?:\d{3,}[\w-]*|(?:${NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:${NUMBER_WORD})){1,})`
+
+/** A ticket said aloud: "ticket web four twelve", "pull request number two thirty". */
+const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
+
+/** Other records kept under a number: "work order eleven forty two", "a claim, it's C eleven eighty seven", "PO 4471". */
+const NUMBERED_RECORD = new RegExp(
+  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|incident(?: report)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket)` +
+    String.raw`(?:'s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:[a-z](?:\s+[a-z]){0,2}\s+|[a-z]{2,4}\s+)?${ID_NUMBER}\b`,
+)
+
+/** "It's number 58812", "that's number four oh nine": a record's number said on its own. */
+const ITS_NUMBER = new RegExp(String.raw`\b(?:it's|its|that's|it is|the) (?:number|no) ${ID_NUMBER}\b`)
+
+/** A ticket's number said a few words after the ticket ("the ticket's already there, two hundred four"). */
+const TICKET_THEN_NUMBER = new RegExp(String.raw`\bticket(?:'s|s)?\b(?:,?\s+[a-z']+){0,4},?\s+${ID_NUMBER}\b`)
+
+/** Where documents are kept: "in the ops folder", "on the shared drive", "on SharePoint". */
+const DOCUMENT_PLACE = /\b(?:in|on|into|onto|under|to) (?:the |our |a |their )?(?:[\w-]+ ){0,2}(?:drive|folder)\b|\b(?:in|on|into|onto) (?:the )?(?:sharepoint|share point|confluence|notion|jira|figma|airtable|trello|asana|smartsheet|dropbox|intranet|wiki|google (?:docs|drive|sheets))\b/
+
+const DOCUMENT_NOUN = 'doc|docs|document|sheet|spreadsheet|tracker|log|manual|guide|guidelines|handbook|playbook|runbook|checklist|matrix|contract|template|form|rota|syllabus|register|inventory|binder|portal|deck|spec|report'
+
+/** "It's all in the production tracker", "the numbers are in the setting log", "it's in the employee handbook". */
+const KEPT_IN_DOCUMENT = new RegExp(String.raw`\b(?:is|are|it's|its|they're|that's|lives?|all|everything's|numbers are|details are) (?:all |already |also )?(?:in|on|under) (?:the |our |their )(?:[\w-]+ ){0,4}(?:${DOCUMENT_NOUN})\b`)
+
+/** "The sheet's called Minus Eighty Inventory", "section four of the operations manual", "the indexing guide, version four". */
+const DOCUMENT_PART = new RegExp(String.raw`\b(?:${DOCUMENT_NOUN}|file|page)(?:'s|s| is) (?:called|named|titled)\b|\b(?:section|chapter|appendix|clause|page) ${SPOKEN_NUMBER} of (?:the|our) (?:[\w-]+ ){0,3}(?:${DOCUMENT_NOUN}|plan|policy)\b|\b(?:${DOCUMENT_NOUN}|plan|policy),? (?:version|v) ${SPOKEN_NUMBER}\b`)
+
+/** A document called by its name, as typed, after an article: "the Winter Operations Plan", "the Peak Ops Playbook", "the Q1 OKR doc". */
+const NAMED_DOCUMENT = /\b(?:the|a|our|their|in|on|into|to|from|per) (?!The\b)(?:(?:[A-Z][\w-]*|[A-Z]?\d[\w.]*|v\d[\w.]*) ){1,4}(?:Plan|Log|Manual|Guide|Guidelines|Handbook|Playbook|Runbook|Checklist|Tracker|Matrix|Report|Contract|Template|Form|Policy|Sheet|[Dd]oc|[Ss]heet|[Tt]racker)\b/
+
+/** Kept in a product named as one word with inner capitals, as typed: "in HerdTrack", "the draft's in HealthRoster". */
+const IN_NAMED_TOOL = /\b(?:it's|its|is|are|they're|all|everything's|draft's|sheet|doc|rota|list|schedule|tracker|notes) (?:all )?(?:in|on) [A-Z][a-z]+[A-Z][A-Za-z]*\b/
+
+/** A record id with a one-letter prefix, as typed: "sheet L-201", "claim C-1187". */
+const SHORT_ID = /\b[A-Z]-\d{2,}\b/
+
+/** A ticket said with its number ("ticket web four twelve"). */
+export const saysTicket = (lower: string): boolean => TICKET.test(lower)
+
+/** Does the clause (`lower`: lowercased, fillers stripped; `asSaid`: as typed) point at a specific artifact? */
+export function pointsAtArtifact(lower: string, asSaid: string): boolean {
+  return (
+    TICKET.test(lower) ||
+    NUMBERED_RECORD.test(lower) ||
+    ITS_NUMBER.test(lower) ||
+    TICKET_THEN_NUMBER.test(lower) ||
+    DOCUMENT_PLACE.test(lower) ||
+    KEPT_IN_DOCUMENT.test(lower) ||
+    DOCUMENT_PART.test(lower) ||
+    NAMED_DOCUMENT.test(asSaid) ||
+    IN_NAMED_TOOL.test(asSaid) ||
+    SHORT_ID.test(asSaid)
+  )
+}
