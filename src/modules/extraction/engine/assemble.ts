@@ -2,7 +2,7 @@
 // request, a volunteer for open work, a pronoun for the item just discussed, a recap, a repeat).
 // It only looks back, so a prefix of the transcript yields a prefix of the same drafts: keys stay
 // stable while recording.
-import { agreedStatement, answeredChoice, classifyClause, referenceIn, settledAfterYes, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
+import { agreedStatement, announcedRisk, announcesWorry, answeredChoice, classifyClause, referenceIn, settledAfterYes, summedUpAfterYes, type Candidate, type ClauseContext, type ClauseSignals } from './classify.ts'
 import { clausesByKind, joinConditions, recapClauses } from './clauses.ts'
 import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
@@ -44,6 +44,8 @@ type SegmentState = {
   sentence?: string
   /** "I agree." found nothing to attach to: the next statement says what was agreed. */
   isAgreementPending: boolean
+  /** "One worry, though.": the next clause of the turn is the risk. */
+  isWorryPending?: boolean
   /** The proposal this turn said yes to: the turn's next decision restates it ("Yes. Max two retries per pipeline from now on."). */
   confirmedHere?: Draft
 }
@@ -74,7 +76,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       const sumsUp = state.lastCreated?.kind === 'outcome' && language === 'en' && /^(?:so|that's|which|it's|it is|it was)\b/i.test(text.trim())
       if (state.lastCreated?.kind !== 'question' && !pointsBack && !sumsUp) state.lastCreated = undefined
     } else {
-      state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker: speakerOf(people, segment), language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false }
+      const speaker = speakerOf(people, segment)
+      // "One worry." said alone and the risk in the speaker's next segment (a pause split them into two turns).
+      const isWorryPending = state?.isWorryPending === true && samePerson(state.speaker, speaker)
+      state = { index, segment, position, isRecap: false, isRecapHeader: false, speaker, language, cues: cuesFor(language), clausesSeen: 0, isAgreementPending: false, wasAgreeing: false, isWorryPending }
       speakers[index] = state.speaker
     }
     readSegment(state, text)
@@ -109,6 +114,13 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           if (agreed) signals.candidate = agreed
         }
         state.isAgreementPending = false
+        const isFiller = /^(?:though|then|so|okay|right|yeah)[.,!:]?$/i.test(clause.trim())
+        if (state.isWorryPending && !isFiller && (!signals.candidate || signals.candidate.kind === 'decision' || signals.candidate.kind === 'outcome')) {
+          const risk = announcedRisk(clause, context)
+          if (risk) signals.candidate = risk
+        }
+        state.isWorryPending = state.cues.language === 'en' && (announcesWorry(clause) || (state.isWorryPending === true && isFiller))
+        if (state.isWorryPending) signals.candidate = undefined
         if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
           const summed = summedUpAfterYes(clause, context)
           if (summed) signals.candidate = summed

@@ -136,6 +136,7 @@ function recapReference(body: string, asSaid: string, cues: CueSet): Kinded | un
 function decideKind(body: string, asSaid: string, context: ClauseContext): Kinded | undefined {
   const { cues, people } = context
   if (cues.openQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.7 }
+  if (cues.language === 'en' && OPENS_WITH_WORRY.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
@@ -160,7 +161,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "失败的时候要不要重试？": a rule asked about is not a rule made.
   const conditionalAt = cues.questionEnd.test(body) ? -1 : position(cues.decisionConditional, body)
   // "Let's figure that out later" puts a choice off; it makes none.
-  const letsAt = cues.language !== 'en' || ONLY_A_DATE.test(body) ? -1 : position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body)
+  const letsAt = cues.language !== 'en' || ONLY_A_DATE.test(body) ? -1 : position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|keep an eye\b|flag\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body)
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
@@ -304,6 +305,22 @@ function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
 }
 
 /** After "I agree." the next statement is what was agreed: a decision, unless it is only an opinion. */
+/** "One worry, though.", "One last concern.", "My worry is this:": the next sentence of the turn is the risk. */
+const WORRY_ANNOUNCED = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|a|my|the|another|more|last|final|big|small|real) )*(?:worry|concern|risk|thing that worries me)(?:,?\s*though| is this| here| for me)?[.!:,]?$/
+
+/** "One worry though if the blade doesn't come we're down to five trucks" (speech, one sentence): a risk raised. */
+const OPENS_WITH_WORRY = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|my|another|more|last|final|big|real) )+(?:worry|concern)(?:,?\s*though)?[,:]?\s+(?:is (?:that )?)?(?=\w)/
+
+export const announcesWorry = (clause: string): boolean => WORRY_ANNOUNCED.test(clause.replace(/[’‘]/g, "'").toLowerCase().trim())
+
+/** The sentence after "One worry, though.": the risk itself, also when it reads as a rule ("If the blade doesn't come, we're down to five trucks"). */
+export function announcedRisk(clause: string, context: ClauseContext): Candidate | undefined {
+  const { cues } = context
+  const body = stripFillers(normalize(clause, cues), cues)
+  if (!body) return undefined
+  return complete({ kind: 'question', semanticType: 'risk', confidence: 0.7 }, clause, body, context)
+}
+
 export function agreedStatement(clause: string, context: ClauseContext): Candidate | undefined {
   const { cues } = context
   const body = stripFillers(normalize(clause, cues), cues)

@@ -180,19 +180,27 @@ function reopenAsQuestion(draft: Draft): Draft {
   return question
 }
 
-/** The first sentence the next other speaker says after the item was raised, and whether it puts the answer off (`turns`: each turn's first segment). */
+/** A reply that leaves the question open ("that one stays open", "let's flag it", "we'll keep an eye on it", 先放着). */
+const KEPT_OPEN = /\b(?:(?:stays?|remains?|is still|leave (?:it|that|this)|keep (?:it|that|this)) open|(?:let's |we'll |i'll )?flag (?:it|that|this)|(?:we'll |let's )?keep an eye on (?:it|that|this)|(?:i )?don't have an answer)\b|先放着|待定/
+
+/** The first sentences the next other speaker says after the item was raised, and whether it puts the answer off (`turns`: each turn's first segment). */
 function replyTo(draft: Draft, turns: TranscriptSegmentInput[], people: People): { defers: boolean } | undefined {
   const asked = draft.mentions[0]!
   for (let index = asked.segmentIndex + 1; index < Math.min(turns.length, asked.segmentIndex + 4); index += 1) {
     const segment = turns[index]!
     const speaker = speakerOf(people, segment)
     if (!isKnown(speaker) || samePerson(speaker, asked.speaker)) continue
-    // "Good question. I don't know yet.": a short first sentence is read with the next one.
-    const [first = '', second = ''] = splitSentences(segment.text)
-    const reply = first.split(/\s+/).length <= 3 ? `${first} ${second}` : first
+    // "Mm. Good question. I don't know yet.": short first sentences are read with the one after them.
+    const sentences = splitSentences(segment.text)
+    let reply = ''
+    for (const sentence of sentences.slice(0, 3)) {
+      reply = `${reply} ${sentence}`.trim()
+      if (sentence.split(/\s+/).length > 3) break
+    }
     const cues = cuesFor(detectLanguage(reply, segment.language))
-    const normalized = cues.language === 'en' ? reply.replace(/[’‘]/g, "'").toLowerCase() : reply
-    return { defers: cues.deferral.test(normalized) }
+    const lower = (text: string) => (cues.language === 'en' ? text.replace(/[’‘]/g, "'").toLowerCase() : text)
+    // "No. I don't think so either. Okay, that one stays open.": the reply leaves it open, wherever in the turn it says so.
+    return { defers: cues.deferral.test(lower(reply)) || KEPT_OPEN.test(lower(segment.text)) }
   }
   return undefined
 }

@@ -34,6 +34,7 @@ describe('references in speech and text', () => {
       'Lab sheet\'s fine.',
       'We got forty kits in on Tuesday.',
       'I recall twenty people came last year.',
+      'They opened a ticket at eleven oh two and nothing fired.',
     ]) expect(points(text), text).toBe(false)
   })
 

@@ -15,19 +15,19 @@ export const SPOKEN_NUMBER = String.raw`(?:\d+|(?:zero|oh|one|two|three|four|fiv
 const ID_NUMBER = String.raw`(?:\d{3,}[\w-]*|(?:${NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:${NUMBER_WORD})){1,})`
 
 /** A ticket said aloud: "ticket web four twelve", "pull request number two thirty". */
-const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
+const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)\s+(?:number\s+)?(?:(?!(?:at|by|around|before|after|until|till|since)\s)[a-z]{2,8}[\s-]+)?${SPOKEN_NUMBER}\b`)
 
 /** Other records kept under a number: "work order eleven forty two", "a claim, it's C eleven eighty seven", "PO 4471". */
 const NUMBERED_RECORD = new RegExp(
   String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|incident(?: report)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket)` +
-    String.raw`(?:'s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:[a-z](?:\s+[a-z]){0,2}\s+|[a-z]{2,4}\s+)?${ID_NUMBER}\b`,
+    String.raw`(?:'s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:(?!(?:at|by|around|before|after|until|till|since)\s)(?:[a-z](?:\s+[a-z]){0,2}|[a-z]{2,4})\s+)?(?<!\b(?:${NUMBER_WORD})\s)${ID_NUMBER}\b`,
 )
 
 /** "It's number 58812", "that's number four oh nine": a record's number said on its own. */
 const ITS_NUMBER = new RegExp(String.raw`\b(?:it's|its|that's|it is|the) (?:number|no) ${ID_NUMBER}\b`)
 
 /** A ticket's number said a few words after the ticket ("the ticket's already there, two hundred four"). */
-const TICKET_THEN_NUMBER = new RegExp(String.raw`\bticket(?:'s|s)?\b(?:,?\s+[a-z']+){0,4},?\s+${ID_NUMBER}\b`)
+const TICKET_THEN_NUMBER = new RegExp(String.raw`\bticket(?:'s|s)?\b(?:,?\s+[a-z']+){0,4}(?<!\b(?:at|by|around|before|after|until|till|since|${NUMBER_WORD})),?\s+${ID_NUMBER}\b`)
 
 /** Where documents are kept: "in the ops folder", "on the shared drive", "on SharePoint". */
 const DOCUMENT_PLACE = /\b(?:in|on|into|onto|under|to) (?:the |our |a |their )?(?:[\w-]+ ){0,2}(?:drive|folder)\b|\b(?:in|on|into|onto) (?:the )?(?:sharepoint|share point|confluence|notion|jira|figma|airtable|trello|asana|smartsheet|dropbox|intranet|wiki|google (?:docs|drive|sheets))\b/
