@@ -116,7 +116,10 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
                   {reviewers.map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
                 </select>
               </label>
-              <button type="button" disabled={busy || !review?.reviewerId} onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
+              {/* Disabled until someone is designated: said beside it, not left to guess. */}
+              <button type="button" disabled={busy || !review?.reviewerId} aria-describedby={review?.reviewerId ? undefined : `${headingId}-no-reviewer`}
+                onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
+              {review?.reviewerId ? null : <span className="muted" id={`${headingId}-no-reviewer`} data-testid="review-needs-reviewer">{t('work.requestReviewNeedsReviewer')}</span>}
             </>
           ) : null}
           {isReviewer && reviewState === 'requested' ? (
