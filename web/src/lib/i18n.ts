@@ -26,6 +26,9 @@ const en = {
   'common.close': 'Close',
   'common.none': 'Nothing here yet.',
   'common.copied': 'Copied.',
+  // A label before its value ("Stage: Captured") and a name in parentheses: Chinese writes both full width (阶段：已记录, （张三）).
+  'common.colon': ': ',
+  'common.inParentheses': ' ({text})',
   'common.copyYourself': 'The browser did not let the page copy: the link is selected, copy it with Ctrl+C (⌘C).',
   'common.viewOnly': 'You can view and comment in this workspace; creating and changing content needs edit permission (ask a workspace owner or admin).',
   'signin.title': 'Sign in to Confer',
@@ -634,7 +637,7 @@ const zh: Messages = {
   'nav.main': '主导航', 'nav.record': '录制', 'nav.sessions': '会议', 'nav.board': '工作看板', 'nav.projects': '项目',
   'nav.search': '搜索', 'nav.members': '成员', 'nav.notifications': '通知', 'nav.unread': '{count} 条未读',
   'nav.signOut': '退出登录', 'nav.language': '语言',
-  'common.loading': '加载中…', 'common.save': '保存', 'common.cancel': '取消', 'common.retry': '重试', 'common.close': '关闭', 'common.none': '暂无内容。', 'common.copied': '已复制。', 'common.copyYourself': '浏览器不允许页面复制：链接已选中，请按 Ctrl+C（⌘C）复制。', 'common.viewOnly': '你在此工作区可以查看和评论；创建或修改内容需要编辑权限（请联系工作区所有者或管理员）。',
+  'common.loading': '加载中…', 'common.save': '保存', 'common.cancel': '取消', 'common.retry': '重试', 'common.close': '关闭', 'common.none': '暂无内容。', 'common.copied': '已复制。', 'common.colon': '：', 'common.inParentheses': '（{text}）', 'common.copyYourself': '浏览器不允许页面复制：链接已选中，请按 Ctrl+C（⌘C）复制。', 'common.viewOnly': '你在此工作区可以查看和评论；创建或修改内容需要编辑权限（请联系工作区所有者或管理员）。',
   'signin.title': '登录 Confer', 'signin.email': '邮箱地址', 'signin.sendCode': '发送验证码到邮箱',
   'signin.sent': '我们已向 {email} 发送 6 位验证码，10 分钟内有效。', 'signin.codeInLog': '此服务器未配置邮件服务器（SMTP_URL），验证码不会发送邮件，而是打印在服务器日志中。',
   'signin.codeInOutbox': '此服务器未配置邮件服务器（SMTP_URL），验证码不会发送邮件：管理员可在其数据库的 mail_outbox 表中找到。', 'signin.code': '验证码', 'signin.digit': '第 {n} 位（共 6 位）',

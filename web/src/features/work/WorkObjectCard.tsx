@@ -48,12 +48,12 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
       </header>
       {wo.summary ? <p className="work-summary" data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       <p className="meta">
-        <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
-        <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
+        <span>{t('work.stage')}{t('common.colon')}<strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
+        <span>{t('work.owner')}{t('common.colon')}{nameOf(wo.ownerId)}</span>
         {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
-        <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
+        <span>{t('work.review')}{t('common.colon')}{t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? t('common.inParentheses', { text: nameOf(review.reviewerId) }) : ''}</span>
       </p>
       {canEdit && pending && wo.proposal ? (
         <div className="row">
