@@ -72,7 +72,9 @@ function Recommendation({ recommendation, dueDate }: { recommendation: ActionRec
       <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
       <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
       <p className="muted" data-testid="recommendation-reason">{recommendation.reasonCode
-        ? t(`actions.reason.${recommendation.reasonCode}` as MessageKey, { date: dueDate ? day(dueDate) : '' })
+        // A decision goes to Slack's channel or to the webhook's receiver: the webhook has no channel.
+        ? t((recommendation.reasonCode === 'decision-announcement' && recommendation.actionId === 'webhook.send'
+          ? 'actions.reason.decision-webhook' : `actions.reason.${recommendation.reasonCode}`) as MessageKey, { date: dueDate ? day(dueDate) : '' })
         : recommendation.reason}</p>
       {!prepared && recommendation.state === 'open' ? (
         <form onSubmit={(event) => { event.preventDefault(); prepare() }}>
