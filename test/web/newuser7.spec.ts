@@ -5,7 +5,9 @@
 // meeting twice over, its transcript doubled. At phone width, with a notification unread, the whole page
 // scrolled sideways by the width of the navigation. "Request review" sat disabled without a word of why. The
 // Chinese work card wrote "阶段: 已记录" and "(bob@…)" with Latin punctuation. A decision's webhook call was
-// recommended because "a decision is announced in the project's channel" — a webhook has none.
+// recommended because "a decision is announced in the project's channel" — a webhook has none. Searching a meeting
+// titled "Q&A prep" listed it as "Q&#38;A prep"; "weekly report" found nothing, without a word that every word
+// must be in one passage or in the title.
 import { expect, test } from '@playwright/test'
 import { callJson } from '../e2e/server.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
@@ -134,6 +136,27 @@ test.describe('a new user\'s seventh pass', () => {
     await expect(card.getByTestId('recommendation-reason')).toHaveText('A decision is sent to the project\'s webhook, for the system that receives it.', { timeout: 20_000 })
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(card.getByTestId('recommendation-reason')).toHaveText('决定会发送到项目的 Webhook，交给接收它的系统。')
+    await context.close()
+  })
+
+  test('search shows a title as written and says how several words are matched when none is found', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'search')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Q&A prep <draft> "v2"' })
+    await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/search?q=${encodeURIComponent('Q&A')}`)
+    await expect(page.locator('.snippet')).toHaveText('Q&A prep <draft> "v2"')
+    await expect(page.locator('.snippet mark')).toHaveText('Q&A')
+
+    await page.getByLabel('Words from a title or transcript').fill('prep report')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect(page.getByTestId('search-none')).toHaveText('No session matches. A session is found when one passage of its transcript, or its title, holds every word: try fewer words.')
+    await page.getByLabel('Words from a title or transcript').fill('budget')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect(page.getByTestId('search-none')).toHaveText('No session matches.')
+    await page.getByLabel('Language').selectOption('zh-Hans')
+    await expect(page.getByTestId('search-none')).toHaveText('没有匹配的会议。')
     await context.close()
   })
 })
