@@ -7,10 +7,25 @@
 // Chinese work card wrote "阶段: 已记录" and "(bob@…)" with Latin punctuation. A decision's webhook call was
 // recommended because "a decision is announced in the project's channel" — a webhook has none. Searching a meeting
 // titled "Q&A prep" listed it as "Q&#38;A prep"; "weekly report" found nothing, without a word that every word
-// must be in one passage or in the title.
+// must be in one passage or in the title. A proposal's details offered "Edit", which after typing answered "Accept or
+// reject the proposal first", and said no action was recommended because no tool was connected, though one was.
 import { expect, test } from '@playwright/test'
-import { callJson } from '../e2e/server.ts'
+import { callJson, type RunningServer } from '../e2e/server.ts'
+import { connectSocket } from '../ws-client.ts'
 import { expectAccessible, serveWithMail, signInContext, uniqueEmail, workspaceContext } from './helpers.ts'
+
+/** A meeting whose transcript a client pushed, ended and processed: its work waits as proposals. */
+async function pushedMeeting(server: RunningServer, cookie: string, lines: string[], projectId?: string) {
+  const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Launch sync', ...(projectId ? { projectId } : {}) })
+  const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+  await socket.waitFor((message) => message.type === 'hello')
+  lines.forEach((text, index) => socket.send({ type: 'transcript.segment', data: { id: `seg-${index}`, text, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId: `spk_${(index % 2) + 1}` } }))
+  await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(lines.length)
+  await socket.close()
+  await callJson(server, 'POST', `/v1/sessions/${session.id}/end`, cookie, {})
+  await expect.poll(async () => (await callJson(server, 'GET', `/v1/sessions/${session.id}`, cookie)).state, { timeout: 30_000 }).toBe('ready')
+  return session as { id: string }
+}
 
 test.describe('a new user\'s seventh pass', () => {
   const served = serveWithMail('sqlite', { JOB_POLL_INTERVAL_MS: '100' })
@@ -157,6 +172,37 @@ test.describe('a new user\'s seventh pass', () => {
     await expect(page.getByTestId('search-none')).toHaveText('No session matches.')
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(page.getByTestId('search-none')).toHaveText('没有匹配的会议。')
+    await context.close()
+  })
+
+  test('a proposal offers no edit the server would refuse, and says what accepting it opens', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'proposal')
+    const project = await callJson(server, 'POST', '/v1/projects', cookie, { name: 'Launch' })
+    await callJson(server, 'POST', '/v1/integrations/connections/credential', cookie, {
+      projectId: project.id, service: 'webhook', authType: 'custom_credential', actionIds: ['webhook.send'],
+      credential: { signingSecret: `whsec_${Buffer.alloc(32, 5).toString('base64')}` }, settings: { url: 'http://127.0.0.1:9/hook' },
+    })
+    const session = await pushedMeeting(server, cookie, ['We decided to ship the beta on Friday.', 'Good, the beta ships on Friday then.'], project.id)
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const card = page.getByTestId('work-object').filter({ hasText: 'ship the beta' }).first()
+    await expect(card.getByRole('button', { name: 'Accept' })).toBeVisible()
+    await card.locator('summary', { hasText: 'Details' }).click()
+    await expect(card.getByTestId('proposal-first')).toHaveText('This is still a proposal: accept it to edit it, plan its external actions or have it reviewed (or reject it). Comments are welcome now.')
+    await expect(card.getByRole('button', { name: 'Edit' })).toHaveCount(0)
+    await expect(card.getByRole('button', { name: 'Show recommended actions' })).toHaveCount(0)
+    await card.getByLabel('Add a comment').fill('Friday this week?')
+    await card.getByRole('button', { name: 'Send' }).click()
+    await expect(card.locator('.comments')).toContainText('Friday this week?')
+
+    await card.getByRole('button', { name: 'Accept' }).click()
+    const accepted = page.getByTestId('work-object').filter({ hasText: 'ship the beta' }).filter({ has: page.getByRole('button', { name: 'Take it' }) }).first()
+    await accepted.locator('summary', { hasText: 'Details' }).click()
+    await expect(accepted.getByRole('button', { name: 'Edit' })).toBeVisible()
+    await expect(accepted.getByTestId('proposal-first')).toHaveCount(0)
+    await expect(accepted.getByRole('button', { name: 'Show recommended actions' })).toBeVisible()
     await context.close()
   })
 })

@@ -136,13 +136,13 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
       <ErrorLine error={error} />
       <details open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
         <summary>{t('work.details')}</summary>
-        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} me={me} /> : null}
+        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} pending={pending} me={me} /> : null}
       </details>
     </article>
   )
 }
 
-function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boolean; me: string }) {
+function WorkObjectDetails({ wo, canEdit, pending, me }: { wo: WorkObject; canEdit: boolean; pending: boolean; me: string }) {
   const { t, dateTime } = useI18n()
   const comments = useComments(wo.id)
   const revisions = useRevisions(wo.id)
@@ -155,7 +155,10 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
   const { busy, error, run } = useAction()
   return (
     <div className="details">
-      {canEdit && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
+      {/* A proposal is accepted (or rejected) before anything else: the server refuses its edit
+          (proposal_pending) and recommends it no action, so neither is offered until then. */}
+      {canEdit && pending ? <p className="muted" data-testid="proposal-first">{t('work.proposalFirst')}</p> : null}
+      {canEdit && !pending && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
       {editing ? (
         <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate, nextStep); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
@@ -189,7 +192,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       <ErrorLine error={error} />
       <Suspense fallback={null}>
         <RunnerTaskPanel wo={wo} me={me} />
-        {canEdit ? <ActionsPanel wo={wo} /> : null}
+        {canEdit && !pending ? <ActionsPanel wo={wo} /> : null}
       </Suspense>
       <h4>{t('work.revisions')}</h4>
       <ol className="revisions">
