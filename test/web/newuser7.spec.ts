@@ -5,7 +5,8 @@
 // meeting twice over, its transcript doubled. At phone width, with a notification unread, the whole page
 // scrolled sideways by the width of the navigation. "Request review" sat disabled without a word of why. The
 // Chinese work card wrote "阶段: 已记录" and "(bob@…)" with Latin punctuation. A decision's webhook call was
-// recommended because "a decision is announced in the project's channel" — a webhook has none. Searching a meeting
+// recommended because "a decision is announced in the project's channel" — a webhook has none; once sent, a reload
+// left only "prepared": the payload, its approval and the execution's history were gone from the page. Searching a meeting
 // titled "Q&A prep" listed it as "Q&#38;A prep"; "weekly report" found nothing, without a word that every word
 // must be in one passage or in the title. A proposal's details offered "Edit", which after typing answered "Accept or
 // reject the proposal first", and said no action was recommended because no tool was connected, though one was.
@@ -131,7 +132,7 @@ test.describe('a new user\'s seventh pass', () => {
     await context.close()
   })
 
-  test('a decision\'s webhook call is not said to go to a channel', async ({ browser }) => {
+  test('a decision\'s webhook call is not said to go to a channel, and what was sent is still shown after a reload', async ({ browser }) => {
     test.setTimeout(90_000)
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'webhook-reason')
@@ -151,6 +152,21 @@ test.describe('a new user\'s seventh pass', () => {
     await expect(card.getByTestId('recommendation-reason')).toHaveText('A decision is sent to the project\'s webhook, for the system that receives it.', { timeout: 20_000 })
     await page.getByLabel('Language').selectOption('zh-Hans')
     await expect(card.getByTestId('recommendation-reason')).toHaveText('决定会发送到项目的 Webhook，交给接收它的系统。')
+    await page.getByLabel('语言').selectOption('en')
+
+    // Sent, then the page reloaded: the payload and what became of it are still there.
+    await card.getByRole('button', { name: 'Prepare' }).click()
+    await expect(card.getByText('prepared', { exact: true })).toBeVisible()
+    await card.getByRole('button', { name: 'Approve this payload' }).click()
+    await card.getByRole('button', { name: 'Send it now' }).click()
+    await expect(card.getByTestId('execution')).toContainText('bad port', { timeout: 20_000 })
+    const hash = await card.getByTestId('payload-hash').textContent()
+    await page.reload()
+    await card.locator('summary', { hasText: 'Details' }).click()
+    await card.getByRole('button', { name: 'Show recommended actions' }).click()
+    await expect(card.getByTestId('payload-hash')).toHaveText(hash!)
+    await expect(card.getByTestId('execution')).toContainText('bad port')
+    await expect(card.getByRole('button', { name: 'Approve this payload' })).toHaveCount(0)
     await context.close()
   })
 

@@ -7,6 +7,7 @@ import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
+import { useWorkSet } from '../work/api.ts'
 import { actionName, integrations, useExecution } from './api.ts'
 
 /** The states an execution's history records (integrations/run.ts); another is shown as sent. */
@@ -43,17 +44,28 @@ export default function ActionsPanel({ wo }: { wo: WorkObject }) {
         <p className="muted" data-testid="actions-none">{t('actions.none')} {t('actions.noneWhy')} <Link href="/integrations">{t('actions.connect')}</Link></p>
       ) : null}
       <ul>
-        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} dueDate={wo.dueDate} />)}
+        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} dueDate={wo.dueDate} workSetId={wo.workSetId} />)}
       </ul>
     </div>
   )
 }
 
-function Recommendation({ recommendation, dueDate }: { recommendation: ActionRecommendation; dueDate?: string }) {
+function Recommendation({ recommendation, dueDate, workSetId }: { recommendation: ActionRecommendation; dueDate?: string; workSetId: string }) {
   const { t, day } = useI18n()
   const [prepared, setPrepared] = useState<PreparedAction>()
   const [token, setToken] = useState<string>()
   const [executionId, setExecutionId] = useState<string>()
+  // What was already done with it, from the work set's actions (the session page has them loaded): after a
+  // reload the panel said only "prepared", the payload, its approval and the execution's progress gone.
+  const workSet = useWorkSet(workSetId)
+  const earlier = (workSet.data?.actions as unknown as PreparedAction[] | undefined)
+    ?.filter((action) => action.recommendationId === recommendation.id && action.state !== 'recommended' && action.state !== 'superseded')
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+  useEffect(() => {
+    if (!earlier || prepared) return
+    setPrepared(earlier)
+    if (earlier.receipt?.executionId) setExecutionId(earlier.receipt.executionId)
+  }, [earlier, prepared])
   const { busy, error, run } = useAction()
   const payloadId = `payload-${recommendation.id}`
   // An email names its recipients before it is prepared: drafted from the people the item names.
@@ -70,7 +82,7 @@ function Recommendation({ recommendation, dueDate }: { recommendation: ActionRec
       {/* The card is the work object's: the action's name says what it is (the stored title prefixes
           the object's title with the catalog's English action title). */}
       <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
-      <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
+      <span className="muted">{t(`actions.state.${prepared && recommendation.state === 'open' ? 'prepared' : recommendation.state}` as MessageKey)}</span>
       <p className="muted" data-testid="recommendation-reason">{recommendation.reasonCode
         // A decision goes to Slack's channel or to the webhook's receiver: the webhook has no channel.
         ? t((recommendation.reasonCode === 'decision-announcement' && recommendation.actionId === 'webhook.send'
