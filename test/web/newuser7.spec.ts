@@ -6,7 +6,8 @@
 // scrolled sideways by the width of the navigation. "Request review" sat disabled without a word of why. The
 // Chinese work card wrote "阶段: 已记录" and "(bob@…)" with Latin punctuation. A decision's webhook call was
 // recommended because "a decision is announced in the project's channel" — a webhook has none; once sent, a reload
-// left only "prepared": the payload, its approval and the execution's history were gone from the page. Searching a meeting
+// left only "prepared": the payload, its approval and the execution's history were gone from the page, and a
+// failed sending could never be sent again (the recommendation stayed "prepared"; preparing it was refused). Searching a meeting
 // titled "Q&A prep" listed it as "Q&#38;A prep"; "weekly report" found nothing, without a word that every word
 // must be in one passage or in the title. A proposal's details offered "Edit", which after typing answered "Accept or
 // reject the proposal first", and said no action was recommended because no tool was connected, though one was.
@@ -132,7 +133,7 @@ test.describe('a new user\'s seventh pass', () => {
     await context.close()
   })
 
-  test('a decision\'s webhook call is not said to go to a channel, and what was sent is still shown after a reload', async ({ browser }) => {
+  test('a decision\'s webhook call is not said to go to a channel, what was sent is still shown after a reload, and a failed sending is prepared again', async ({ browser }) => {
     test.setTimeout(90_000)
     const { server } = served
     const { context, cookie } = await workspaceContext(browser, served, 'webhook-reason')
@@ -167,6 +168,10 @@ test.describe('a new user\'s seventh pass', () => {
     await expect(card.getByTestId('payload-hash')).toHaveText(hash!)
     await expect(card.getByTestId('execution')).toContainText('bad port')
     await expect(card.getByRole('button', { name: 'Approve this payload' })).toHaveCount(0)
+    // A failed sending is prepared again, to be approved and sent anew.
+    await card.getByRole('button', { name: 'Prepare it again' }).click()
+    await expect(card.getByRole('button', { name: 'Approve this payload' })).toBeVisible()
+    await expect(card.getByTestId('execution')).toHaveCount(0)
     await context.close()
   })
 

@@ -2,7 +2,7 @@
 // into a frozen payload, approving EXACTLY that payload (shown with its hash), executing it, and
 // the execution's status and receipt, and what executed actions already made for the object (its
 // externalRefs, the receipts written onto it). Nothing leaves Confer before "Send".
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
@@ -61,8 +61,10 @@ function Recommendation({ recommendation, dueDate, workSetId }: { recommendation
   const earlier = (workSet.data?.actions as unknown as PreparedAction[] | undefined)
     ?.filter((action) => action.recommendationId === recommendation.id && action.state !== 'recommended' && action.state !== 'superseded')
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+  const adopted = useRef(false)
   useEffect(() => {
-    if (!earlier || prepared) return
+    if (!earlier || prepared || adopted.current) return
+    adopted.current = true
     setPrepared(earlier)
     if (earlier.receipt?.executionId) setExecutionId(earlier.receipt.executionId)
   }, [earlier, prepared])
@@ -123,13 +125,14 @@ function Recommendation({ recommendation, dueDate, workSetId }: { recommendation
           ) : null}
         </div>
       ) : null}
-      {executionId ? <ExecutionStatus id={executionId} /> : null}
+      {/* A failed sending is prepared again (the server takes a recommendation whose every action failed). */}
+      {executionId ? <ExecutionStatus id={executionId} onAgain={busy ? undefined : () => { adopted.current = true; setExecutionId(undefined); setToken(undefined); setPrepared(undefined); prepare() }} /> : null}
       <ErrorLine error={error} />
     </li>
   )
 }
 
-function ExecutionStatus({ id }: { id: string }) {
+function ExecutionStatus({ id, onAgain }: { id: string; onAgain?: () => void }) {
   const { t, dateTime } = useI18n()
   const execution = useExecution(id)
   const data = execution.data
@@ -149,6 +152,7 @@ function ExecutionStatus({ id }: { id: string }) {
           <p>{t('actions.execution', { state: t(`actions.exec.${data.state}` as MessageKey) })}</p>
           {data.receipt?.url ? <p><a href={data.receipt.url} target="_blank" rel="noreferrer">{data.receipt.summary ?? data.receipt.url}</a></p> : data.receipt?.summary ? <p>{data.receipt.summary}</p> : null}
           {data.error ?? data.receipt?.error ? <p className="error">{data.error ?? data.receipt?.error}</p> : null}
+          {data.state === 'failed' ? <button type="button" disabled={!onAgain} onClick={onAgain}>{t('actions.prepareAgain')}</button> : null}
           <ol className="small">
             {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {EXECUTION_STATES.has(entry.state) ? t(`actions.exec.${entry.state}` as MessageKey) : entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
           </ol>
