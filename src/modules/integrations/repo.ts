@@ -93,6 +93,10 @@ export const updateAction = (db: Executor, id: string, values: Updateable<Extern
 export const listPendingActionsOf = (db: Executor, recommendationId: string) =>
   db.selectFrom('external_actions').selectAll().where('recommendation_id', '=', recommendationId).where('state', 'in', ['prepared', 'approved']).execute()
 
+/** The recommendation's actions that are neither failed nor superseded: waiting, executing or done. */
+export const liveActionsOf = (db: Executor, recommendationId: string) =>
+  db.selectFrom('external_actions').select('id').where('recommendation_id', '=', recommendationId).where('state', 'not in', ['failed', 'superseded']).execute()
+
 /** Marks pending actions superseded and voids their approvals; answers how many moved. */
 export async function supersedeActions(db: Executor, ids: string[], now: string) {
   if (ids.length === 0) return 0

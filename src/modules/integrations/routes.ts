@@ -61,7 +61,7 @@ export function integrationRoutes(base: FastifyInstance, deps: AppDeps) {
   app.post('/v1/action-recommendations/:recommendationId/prepare', {
     schema: {
       operationId: 'prepareActionRecommendation', tags,
-      summary: 'Freeze a recommendation into a prepared action: the exact payload and its hash. Nothing is sent until it is approved and executed. Honours Idempotency-Key.',
+      summary: 'Freeze a recommendation into a prepared action: the exact payload and its hash. Nothing is sent until it is approved and executed. An open recommendation, or a prepared one whose every action failed when sent (409 `action_state_conflict` otherwise). Honours Idempotency-Key.',
       headers: IdempotencyHeader, params: schemas.RecommendationParams, body: schemas.PrepareRecommendationBody,
       response: { 200: Prepared, ...problems(400, 401, 403, 404, 409, 422, 429) },
     },

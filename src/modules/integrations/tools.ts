@@ -57,7 +57,11 @@ export async function callExternalTool(deps: AppDeps, caller: Caller, name: stri
 
 export async function prepareRecommendation(deps: AppDeps, caller: Caller, recommendationId: string, body: { connectionId?: string | undefined; input?: Record<string, unknown> | undefined }) {
   const recommendation = await findRecommendationOf(deps, caller, recommendationId)
-  if (recommendation.state !== 'open') {
+  // Prepared, but every action prepared from it failed when sent (the receiver was down, a bad URL): it
+  // may be prepared again. Refreshing does not reopen it (an action that ran keeps its recommendation),
+  // so before, a failed sending could never be retried.
+  const retry = recommendation.state === 'prepared' && (await repo.liveActionsOf(deps.database.db, recommendation.id)).length === 0
+  if (recommendation.state !== 'open' && !retry) {
     throw new AppError('action_state_conflict', `The recommendation is ${recommendation.state}; refresh recommendations for a new one.`, { extra: { state: recommendation.state } })
   }
   const connectionId = body.connectionId ?? recommendation.connection_id

@@ -10,7 +10,8 @@ import { ErrorLine, formatMs, Link, PageTitle } from '../../lib/ui.tsx'
 import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
-import { drained, onUploadState, type UploadState } from './chunk-queue.ts'
+import { drained, onUploadState, type RefusedChunk, type UploadState } from './chunk-queue.ts'
+import { takeRecordingLock, useRecordingElsewhere } from './recording-lock.ts'
 import { UploadRecording } from './UploadRecording.tsx'
 import { canCaptureSystemAudio, CaptureRefused, CHUNK_MS, openDevices, startRecording, type Devices, type Recording } from './recorder.ts'
 
@@ -39,6 +40,12 @@ export function RecordPage() {
   const accountId = useCurrentAccount().data?.account.id
   const canEdit = useCanEdit()
   const [stillOpen, setStillOpen] = useState<SessionSnapshot>()
+  // Another tab of this browser records (recording-lock.ts); this one holds the lock while it records.
+  const elsewhere = useRecordingElsewhere(accountId, !session)
+  const releaseLock = useRef<() => void>(undefined)
+  const unlock = () => { releaseLock.current?.(); releaseLock.current = undefined }
+  // The server refused this meeting's audio (ended on its page or in another tab, removed): recording stopped.
+  const [stopped, setStopped] = useState<RefusedChunk>()
   useEffect(() => {
     const id = accountId ? localStorage.getItem(openKey(accountId)) : null
     if (!accountId || !id) return
@@ -64,15 +71,27 @@ export function RecordPage() {
     frame = requestAnimationFrame(tick)
     return () => cancelAnimationFrame(frame)
   }, [session])
-  useEffect(() => () => { void recording.current?.stop() }, [])
+  useEffect(() => () => { void recording.current?.stop(); unlock() }, [])
+  useEffect(() => {
+    const refused = upload?.refused
+    if (!session || !refused || refused.sessionId !== session.id || ending || stopped) return
+    setStopped(refused)
+    const current = recording.current
+    recording.current = undefined
+    void current?.stop()
+    unlock()
+    if (accountId) localStorage.removeItem(openKey(accountId))
+    invalidate('/v1/sessions')
+  }, [upload?.refused, session, ending, stopped, accountId])
   // How long this recording has run, shown as it goes (a second at a time).
   const [elapsed, setElapsed] = useState(0)
   useEffect(() => {
-    if (!session) return
-    const started = Date.now()
+    if (!session || stopped) return
+    const started = Date.now() - elapsed
     const timer = window.setInterval(() => setElapsed(Date.now() - started), 1000)
     return () => window.clearInterval(timer)
-  }, [session])
+    // Stopped by a refusal: the time stays where it was.
+  }, [session, stopped])
   // Leaving the page stops the microphone: while a meeting records, a link or a reload asks first.
   useEffect(() => {
     if (!session) return
@@ -84,10 +103,13 @@ export function RecordPage() {
 
   const start = () => run(async () => {
     // The inputs first: a refused microphone must not leave a session "recording" forever.
+    const release = accountId ? await takeRecordingLock(accountId) : () => {}
+    if (!release) { setError(t('record.otherTab')); return }
     let devices: Devices
     try {
       devices = await openDevices(mode)
     } catch (caught) {
+      release()
       setError(t(caught instanceof CaptureRefused && caught.what === 'display' ? 'record.displayDenied' : 'record.micDenied'))
       return
     }
@@ -99,8 +121,10 @@ export function RecordPage() {
       created = await createSession({ captureMode: mode, title: named, ...(projectId && projects.data?.some((project) => project.id === projectId) ? { projectId } : {}) })
     } catch (caught) {
       devices.close()
+      release()
       throw caught
     }
+    releaseLock.current = release
     recording.current = startRecording(created.id, devices, setRecorded)
     setNoSystemAudio(mode === 'microphone-and-system-audio' && !recording.current.systemAudio)
     setSession(created)
@@ -113,6 +137,7 @@ export function RecordPage() {
     setEnding(true)
     await recording.current?.stop()
     recording.current = undefined
+    unlock()
     await drained(session.id)
     await endSession(session.id)
     if (accountId) localStorage.removeItem(openKey(accountId))
@@ -142,6 +167,7 @@ export function RecordPage() {
             <Link href={`/sessions/${stillOpen.id}`}>{t('record.openIt')}</Link>
           </p>
         ) : null}
+        {elsewhere ? <p className="warning" role="status" data-testid="recording-elsewhere">{t('record.otherTab')}</p> : null}
         <form className="card" onSubmit={(event) => { event.preventDefault(); void start() }}>
           <fieldset>
             <legend>{t('record.mode')}</legend>
@@ -162,7 +188,7 @@ export function RecordPage() {
             </select>
           </div>
           {/* A project from `?project=` is sent only once the list says it is active (the effect above). */}
-          <button type="submit" className="primary" disabled={busy || (projectId !== '' && !projects.data && !projects.error)}>{t('record.start')}</button>
+          <button type="submit" className="primary" disabled={busy || elsewhere || (projectId !== '' && !projects.data && !projects.error)}>{t('record.start')}</button>
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
         <ErrorLine error={error} />
@@ -175,6 +201,24 @@ export function RecordPage() {
       <PageTitle title={session.title}>{session.title}</PageTitle>
       {recordingInto ? <p className="muted" data-testid="recording-project">{t('record.intoProject', { project: recordingInto.name })}</p> : null}
       <div className="card recording">
+        {stopped ? (
+          <>
+            <p className="warning" role="alert" data-testid="recording-stopped">
+              {stopped.status === 409 ? t('record.endedElsewhere') : t('record.refused', { reason: stopped.message })}
+            </p>
+            <Link href={`/sessions/${session.id}`}>{t('record.open')}</Link>
+          </>
+        ) : recordingControls()}
+      </div>
+      <h2>{t('record.live')}</h2>
+      <LiveTranscript sessionId={session.id} conversationId={session.conversationId} />
+    </section>
+  )
+
+  // A call, not a component: the controls keep their DOM (and the End button its focus) across the timer's renders.
+  function recordingControls() {
+    return (
+      <>
         <p className="rec-time"><span className="rec-dot" aria-hidden="true">●</span> <span role="timer" data-testid="elapsed">{t('record.elapsed', { time: formatMs(elapsed) })}</span></p>
         <label htmlFor="level">{t('record.level')}</label>
         <meter id="level" ref={meter} min={0} max={1} low={0.05} high={0.8} optimum={0.3} value={0} />
@@ -182,14 +226,12 @@ export function RecordPage() {
         <p role="status" data-testid="chunk-status" data-recorded={recorded} data-pending={upload?.pending ?? 0}>
           {(upload?.pending ?? 0) === 0 ? t('record.allSaved') : t('record.waitingSeconds', { seconds: Math.round((upload?.pending ?? 0) * CHUNK_MS / 1000) })}
         </p>
-        {session.reusedExisting ? <p className="warning" role="status" data-testid="reused-session">{t('record.reused', { time: dateTime(session.startedAt) })}</p> : null}
+        {session?.reusedExisting ? <p className="warning" role="status" data-testid="reused-session">{t('record.reused', { time: dateTime(session.startedAt) })}</p> : null}
         {noSystemAudio ? <p className="warning" role="status" data-testid="no-system-audio">{t('record.noSystemAudio')}</p> : null}
         {upload?.offline ? <p className="warning" role="alert">{t('record.offline')}</p> : null}
         <button type="button" className="danger" disabled={busy || ending} onClick={() => void end()}>{t('record.end')}</button>
         <ErrorLine error={error} />
-      </div>
-      <h2>{t('record.live')}</h2>
-      <LiveTranscript sessionId={session.id} conversationId={session.conversationId} />
-    </section>
-  )
+      </>
+    )
+  }
 }

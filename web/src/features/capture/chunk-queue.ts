@@ -41,7 +41,9 @@ export const chunkStore = {
 }
 
 type Listener = (state: UploadState) => void
-export type UploadState = { pending: number; uploaded: number; duplicates: number; offline: boolean; lastError?: string }
+export type UploadState = { pending: number; uploaded: number; duplicates: number; offline: boolean; lastError?: string; refused?: RefusedChunk }
+/** The last chunk the server will never take, and why: its session ended elsewhere (409), is gone (404), … */
+export type RefusedChunk = { sessionId: string; status: number; message: string }
 
 const state: UploadState = { pending: 0, uploaded: 0, duplicates: 0, offline: false }
 const listeners = new Set<Listener>()
@@ -102,6 +104,7 @@ async function run() {
           // The server will never take it (the session ended, was removed, or the chunk is invalid).
           await chunkStore.delete(next.chunkId)
           state.lastError = (error as Error).message
+          state.refused = { sessionId: next.sessionId, status, message: (error as Error).message }
           continue
         }
         state.offline = status === 0

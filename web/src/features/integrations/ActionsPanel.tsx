@@ -2,11 +2,12 @@
 // into a frozen payload, approving EXACTLY that payload (shown with its hash), executing it, and
 // the execution's status and receipt, and what executed actions already made for the object (its
 // externalRefs, the receipts written onto it). Nothing leaves Confer before "Send".
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useAction } from '../../lib/api.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib/types.ts'
 import { ErrorLine, Link } from '../../lib/ui.tsx'
+import { useWorkSet } from '../work/api.ts'
 import { actionName, integrations, useExecution } from './api.ts'
 
 /** The states an execution's history records (integrations/run.ts); another is shown as sent. */
@@ -43,17 +44,30 @@ export default function ActionsPanel({ wo }: { wo: WorkObject }) {
         <p className="muted" data-testid="actions-none">{t('actions.none')} {t('actions.noneWhy')} <Link href="/integrations">{t('actions.connect')}</Link></p>
       ) : null}
       <ul>
-        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} dueDate={wo.dueDate} />)}
+        {(recommendations ?? []).map((recommendation) => <Recommendation key={recommendation.id} recommendation={recommendation} dueDate={wo.dueDate} workSetId={wo.workSetId} />)}
       </ul>
     </div>
   )
 }
 
-function Recommendation({ recommendation, dueDate }: { recommendation: ActionRecommendation; dueDate?: string }) {
+function Recommendation({ recommendation, dueDate, workSetId }: { recommendation: ActionRecommendation; dueDate?: string; workSetId: string }) {
   const { t, day } = useI18n()
   const [prepared, setPrepared] = useState<PreparedAction>()
   const [token, setToken] = useState<string>()
   const [executionId, setExecutionId] = useState<string>()
+  // What was already done with it, from the work set's actions (the session page has them loaded): after a
+  // reload the panel said only "prepared", the payload, its approval and the execution's progress gone.
+  const workSet = useWorkSet(workSetId)
+  const earlier = (workSet.data?.actions as unknown as PreparedAction[] | undefined)
+    ?.filter((action) => action.recommendationId === recommendation.id && action.state !== 'recommended' && action.state !== 'superseded')
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+  const adopted = useRef(false)
+  useEffect(() => {
+    if (!earlier || prepared || adopted.current) return
+    adopted.current = true
+    setPrepared(earlier)
+    if (earlier.receipt?.executionId) setExecutionId(earlier.receipt.executionId)
+  }, [earlier, prepared])
   const { busy, error, run } = useAction()
   const payloadId = `payload-${recommendation.id}`
   // An email names its recipients before it is prepared: drafted from the people the item names.
@@ -70,9 +84,11 @@ function Recommendation({ recommendation, dueDate }: { recommendation: ActionRec
       {/* The card is the work object's: the action's name says what it is (the stored title prefixes
           the object's title with the catalog's English action title). */}
       <span className="badge">{actionName(recommendation.actionId)}</span>{' '}
-      <span className="muted">{t(`actions.state.${recommendation.state}` as MessageKey)}</span>
+      <span className="muted">{t(`actions.state.${prepared && recommendation.state === 'open' ? 'prepared' : recommendation.state}` as MessageKey)}</span>
       <p className="muted" data-testid="recommendation-reason">{recommendation.reasonCode
-        ? t(`actions.reason.${recommendation.reasonCode}` as MessageKey, { date: dueDate ? day(dueDate) : '' })
+        // A decision goes to Slack's channel or to the webhook's receiver: the webhook has no channel.
+        ? t((recommendation.reasonCode === 'decision-announcement' && recommendation.actionId === 'webhook.send'
+          ? 'actions.reason.decision-webhook' : `actions.reason.${recommendation.reasonCode}`) as MessageKey, { date: dueDate ? day(dueDate) : '' })
         : recommendation.reason}</p>
       {!prepared && recommendation.state === 'open' ? (
         <form onSubmit={(event) => { event.preventDefault(); prepare() }}>
@@ -109,13 +125,14 @@ function Recommendation({ recommendation, dueDate }: { recommendation: ActionRec
           ) : null}
         </div>
       ) : null}
-      {executionId ? <ExecutionStatus id={executionId} /> : null}
+      {/* A failed sending is prepared again (the server takes a recommendation whose every action failed). */}
+      {executionId ? <ExecutionStatus id={executionId} onAgain={busy ? undefined : () => { adopted.current = true; setExecutionId(undefined); setToken(undefined); setPrepared(undefined); prepare() }} /> : null}
       <ErrorLine error={error} />
     </li>
   )
 }
 
-function ExecutionStatus({ id }: { id: string }) {
+function ExecutionStatus({ id, onAgain }: { id: string; onAgain?: () => void }) {
   const { t, dateTime } = useI18n()
   const execution = useExecution(id)
   const data = execution.data
@@ -135,6 +152,7 @@ function ExecutionStatus({ id }: { id: string }) {
           <p>{t('actions.execution', { state: t(`actions.exec.${data.state}` as MessageKey) })}</p>
           {data.receipt?.url ? <p><a href={data.receipt.url} target="_blank" rel="noreferrer">{data.receipt.summary ?? data.receipt.url}</a></p> : data.receipt?.summary ? <p>{data.receipt.summary}</p> : null}
           {data.error ?? data.receipt?.error ? <p className="error">{data.error ?? data.receipt?.error}</p> : null}
+          {data.state === 'failed' ? <button type="button" disabled={!onAgain} onClick={onAgain}>{t('actions.prepareAgain')}</button> : null}
           <ol className="small">
             {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {EXECUTION_STATES.has(entry.state) ? t(`actions.exec.${entry.state}` as MessageKey) : entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
           </ol>

@@ -129,7 +129,7 @@ function ConflictCard({ projectId, conflict, onSettledElsewhere }: { projectId: 
             <div key={side.entryId} className="side">
               <label className="choice">
                 <input type="radio" name={`resolution-${conflict.id}`} value={side.entryId} checked={choice === side.entryId} onChange={() => setChoice(side.entryId)} />
-                {' '}{t('memory.keepThis', { n: index + 1 })}: <strong>{side.statement}</strong>
+                {' '}{t('memory.keepThis', { n: index + 1 })}{t('common.colon')}<strong>{side.statement}</strong>
               </label>
               <p className="muted">{t('memory.validFrom', { from: dateTime(side.validFrom) })}</p>
               <Sources sources={side.sources} />

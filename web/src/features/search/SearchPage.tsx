@@ -26,7 +26,11 @@ export function SearchPage() {
       </form>
       <ErrorLine error={error} />
       {busy ? <Loading /> : result ? (
-        result.sessions.length === 0 ? <p className="muted">{t('search.none')}</p> : (
+        result.sessions.length === 0 ? (
+          // Every word must be in one passage or in the title: a meeting with "launch" in one passage and
+          // "report" in another is not found by "launch report", which nothing said.
+          <p className="muted" data-testid="search-none">{t(result.query.trim().split(/\s+/).length > 1 ? 'search.noneSeveral' : 'search.none')}</p>
+        ) : (
           <ul className="list">
             {result.sessions.map((session) => (
               <li key={session.id}>
@@ -45,9 +49,16 @@ export function SearchPage() {
   )
 }
 
-/** The server's snippet is HTML-escaped text with <mark> around terms: rebuilt as elements, never as HTML. */
+/**
+ * The server's snippet is HTML-escaped text with <mark> around terms: rebuilt as elements, never as HTML.
+ * It escapes with numeric references (`&#38;` for &, platform/db/text-search.ts), which were shown as typed
+ * ("Q&#38;A"); named ones are read too.
+ */
 function snippet(html: string) {
-  const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+  const named: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }
+  const unescape = (text: string) => text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(lt|gt|quot|apos|amp));/gi,
+    (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) =>
+      decimal ? String.fromCodePoint(Number(decimal)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : named[name!.toLowerCase()] ?? whole)
   return html.split(/(<mark>.*?<\/mark>)/g).map((part, index) =>
     part.startsWith('<mark>') ? <mark key={index}>{unescape(part.slice(6, -7))}</mark> : <span key={index}>{unescape(part)}</span>)
 }

@@ -74,7 +74,7 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented, segment
       {wo.summary ? <p className="work-summary" data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       {/* Who was heard taking it on and by when: what a reader outside the workspace came for. */}
       <p className="meta" data-testid="shared-meta">
-        <span>{t('work.stage')}: {t(`work.stage.${wo.stage}` as MessageKey)}</span>
+        <span>{t('work.stage')}{t('common.colon')}{t(`work.stage.${wo.stage}` as MessageKey)}</span>
         {wo.proposal?.state === 'pending' ? <span>{t('work.takeover.proposed')}</span> : null}
         {wo.suggestedOwnerName ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}

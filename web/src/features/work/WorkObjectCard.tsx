@@ -48,12 +48,12 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
       </header>
       {wo.summary ? <p className="work-summary" data-testid="work-summary">{quotedSummary(wo.summary, wo.sourceSegmentIds, segmentOf)}</p> : null}
       <p className="meta">
-        <span>{t('work.stage')}: <strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
-        <span>{t('work.owner')}: {nameOf(wo.ownerId)}</span>
+        <span>{t('work.stage')}{t('common.colon')}<strong data-testid="stage">{t(`work.stage.${wo.stage}` as MessageKey)}</strong></span>
+        <span>{t('work.owner')}{t('common.colon')}{nameOf(wo.ownerId)}</span>
         {wo.suggestedOwnerName && !wo.ownerId ? <span>{t('work.suggestedOwner', { name: speakerName(wo.suggestedOwnerName) })}</span> : null}
         {wo.dueDate ? <span>{t('work.due', { date: day(wo.dueDate) })}</span> : null}
         {wo.nextStep ? <span data-testid="next-step">{t('work.nextStepShown', { step: t(`work.nextStep.${wo.nextStep}` as MessageKey) })}</span> : null}
-        <span>{t('work.review')}: {t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? ` (${nameOf(review.reviewerId)})` : ''}</span>
+        <span>{t('work.review')}{t('common.colon')}{t(`work.review.state.${reviewState}` as MessageKey)}{review?.reviewerId ? t('common.inParentheses', { text: nameOf(review.reviewerId) }) : ''}</span>
       </p>
       {canEdit && pending && wo.proposal ? (
         <div className="row">
@@ -116,7 +116,10 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
                   {reviewers.map((member) => <option key={member.accountId} value={member.accountId}>{member.name || member.email}</option>)}
                 </select>
               </label>
-              <button type="button" disabled={busy || !review?.reviewerId} onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
+              {/* Disabled until someone is designated: said beside it, not left to guess. */}
+              <button type="button" disabled={busy || !review?.reviewerId} aria-describedby={review?.reviewerId ? undefined : `${headingId}-no-reviewer`}
+                onClick={() => void run(() => work.requestReview(wo))}>{t('work.requestReview')}</button>
+              {review?.reviewerId ? null : <span className="muted" id={`${headingId}-no-reviewer`} data-testid="review-needs-reviewer">{t('work.requestReviewNeedsReviewer')}</span>}
             </>
           ) : null}
           {isReviewer && reviewState === 'requested' ? (
@@ -133,13 +136,13 @@ export function WorkObjectCard({ wo, review, members, me, canEdit, focused, segm
       <ErrorLine error={error} />
       <details open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
         <summary>{t('work.details')}</summary>
-        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} me={me} /> : null}
+        {open ? <WorkObjectDetails wo={wo} canEdit={canEdit} pending={pending} me={me} /> : null}
       </details>
     </article>
   )
 }
 
-function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boolean; me: string }) {
+function WorkObjectDetails({ wo, canEdit, pending, me }: { wo: WorkObject; canEdit: boolean; pending: boolean; me: string }) {
   const { t, dateTime } = useI18n()
   const comments = useComments(wo.id)
   const revisions = useRevisions(wo.id)
@@ -152,7 +155,10 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
   const { busy, error, run } = useAction()
   return (
     <div className="details">
-      {canEdit && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
+      {/* A proposal is accepted (or rejected) before anything else: the server refuses its edit
+          (proposal_pending) and recommends it no action, so neither is offered until then. */}
+      {canEdit && pending ? <p className="muted" data-testid="proposal-first">{t('work.proposalFirst')}</p> : null}
+      {canEdit && !pending && !editing ? <button type="button" onClick={() => setEditing(true)}>{t('work.edit')}</button> : null}
       {editing ? (
         <form onSubmit={(event) => { event.preventDefault(); void run(async () => { await work.edit(wo, title, summary, dueDate, nextStep); setEditing(false) }) }}>
           <label htmlFor={`title-${wo.id}`}>{t('work.title')}</label>
@@ -186,7 +192,7 @@ function WorkObjectDetails({ wo, canEdit, me }: { wo: WorkObject; canEdit: boole
       <ErrorLine error={error} />
       <Suspense fallback={null}>
         <RunnerTaskPanel wo={wo} me={me} />
-        {canEdit ? <ActionsPanel wo={wo} /> : null}
+        {canEdit && !pending ? <ActionsPanel wo={wo} /> : null}
       </Suspense>
       <h4>{t('work.revisions')}</h4>
       <ol className="revisions">
