@@ -42,7 +42,7 @@ describe('the learned outcome and question detectors', () => {
 
   it('keeps an item found on a prefix on every longer transcript', () => {
     const model: DecisionModel = { bias: -4, threshold: 0.5, weights: { 'w:refunds': 3, 'a:wow': 3 } }
-    const lines: [string, string][] = [['ana', 'Refunds dropped a lot.'], ['ben', 'Wow.'], ['ana', 'Anyway.']]
+    const lines: [string, string][] = [['ana', 'Refunds dropped a lot in March.'], ['ben', 'Wow.'], ['ana', 'Anyway.']]
     expect(itemsOf('outcome', lines.slice(0, 1), model)).toEqual([])
     const shown = itemsOf('outcome', lines.slice(0, 2), model)
     expect(visible(shown)).toEqual([['s1']])

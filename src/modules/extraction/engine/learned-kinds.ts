@@ -29,6 +29,8 @@ export type LearnedOptions = { model: DecisionModel; mode: 'both' | 'learned'; v
 const HIDDEN = 0.3
 /** Content words a sentence needs before the decision detector alone may call it a decision. */
 const MIN_DECISION_WORDS = 3
+/** The same for a result the outcome detector alone finds ("For and", "Five didn't", "A lot of calls": misheard fragments; sixteenth pass). */
+const MIN_OUTCOME_WORDS = 3
 const MAX_TITLE = 90
 /** Turns on either side within which an item of the kind the rules (or this detector) already hold covers a sentence. */
 const COVERED_WITHIN = 1
@@ -59,7 +61,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
   decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text) || WATCHES.test(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
-  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: asks, settledWithin: 0, restatedWithin: 0 },
+  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }
 
