@@ -61,7 +61,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
   decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || recalled(text) || WATCHES.test(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
-  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
+  outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || recalled(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }
 
