@@ -225,7 +225,7 @@ const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|y
 /** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
 const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
 /** "Okay, so we just keep doing short subject lines then": what the group does, drawn as a conclusion. */
-const SO_WE_CHOOSE = /^(?:(?:okay|ok|alright|all right|right|fine|yeah)[,.!]?\s+)?(?:so|then)[,.]?\s+we (?:just |only |still )?(?:switch|move|use|keep|stick|cap|limit|drop|make|change|go|skip|push|buy|split|ship|send|start)\b(?![^?]*\?)/
+const SO_WE_CHOOSE = /^(?:(?:okay|ok|alright|all right|right|fine|yeah)[,.!]?\s+)?(?:so|then)[,.]?\s+we (?:just |only |still )?(?:switch|move|use|keep|stick|cap|limit|drop|make|change|go|skip|push|buy|split|ship|send|start|pay|wait|accept|approve|refund|cancel|book|pause|stop|revert|extend|postpone|hold)\b(?![^?]*\?)/
 /** A sentence without a subject or a verb of its own that names an amount, a time or a limit ("twelve weeks, starting in June"). */
 const VERB_OR_SUBJECT = /\b(?:i|we|you|they|he|she|it|that|this|there|these|those|i'm|we're|you're|they're|it's|that's|there's|here's|he's|she's|what's|is|are|was|were|be|been|am|have|has|had|do|does|did|will|would|can|could|should|might|must|may|need|needs|want|wants|think|guess|let's|gonna|mean|said|says)\b|\?/
 const NAMES_AMOUNT = new RegExp(String.raw`\b${SPOKEN_NUMBER}\b|\b(?:max|maximum|minimum|at least|at most|no)\b`)
