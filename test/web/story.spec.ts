@@ -137,7 +137,7 @@ for (const kind of databaseKinds) {
       await expect(visitor.getByRole('heading', { name: 'Weekly plan' })).toBeVisible()
       await expect(visitor.getByText('You can read this meeting and comment on its work.')).toBeVisible()
       const shared = visitor.locator('article').filter({ has: visitor.getByRole('heading', { name: title, exact: true }) })
-      await shared.getByLabel('Your name (optional)').fill('Guest reader')
+      await visitor.getByLabel('Your name (optional)').fill('Guest reader')
       await shared.getByLabel('Comment').fill('Looks good to me')
       await shared.getByRole('button', { name: 'Send' }).click()
       await expect(shared).toContainText('Looks good to me')

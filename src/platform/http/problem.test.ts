@@ -31,6 +31,17 @@ eachDatabase('problem+json errors', (h) => {
       expect(body.requestId).toMatch(/^req_/)
     })
 
+    it('names the methods a known path takes when the method is wrong (still 404 route_not_found)', async () => {
+      const wrong = await person.delete('/v1/projects/prj_nothing')
+      const body = expectProblem(wrong, 404, 'route_not_found')
+      expect(body.detail).toBe('No route DELETE /v1/projects/prj_nothing: this path takes GET, PATCH.')
+      expect(wrong.headers.allow).toBe('GET, PATCH')
+      const aliased = await h.anonymous.put('/api/v1/sessions', {})
+      expect(expectProblem(aliased, 404, 'route_not_found').detail).toBe('No route PUT /v1/sessions: this path takes GET, POST.')
+      const unknown = await h.anonymous.get('/v1/no-such-route')
+      expect(unknown.headers.allow).toBeUndefined()
+    })
+
     it('serves /api/v1/… as an alias of /v1/…', async () => {
       const anonymous = await h.anonymous.get('/api/v1/account/current')
       expectProblem(anonymous, 401, 'unauthenticated')

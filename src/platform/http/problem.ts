@@ -75,8 +75,18 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   return sendProblem(request, reply, toAppError(error))
 }
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * No route for this method and path. A path that exists with other methods says which (and `Allow`):
+ * "No route DELETE /v1/projects/prj_…" read as if the project's address were wrong. Status and code stay.
+ */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+  const path = request.url.split('?')[0]!
+  const allowed = METHODS.filter((method) => method !== request.method && request.server.findRoute({ method, url: path }) !== null)
+  if (allowed.length > 0) reply.header('allow', allowed.join(', '))
+  const takes = allowed.length > 0 ? `: this path takes ${allowed.join(', ')}` : ''
+  return sendProblem(request, reply, new AppError('route_not_found', `No route ${request.method} ${path}${takes}.`))
 }
 
 /** A body of a type the route takes no parser for: names the type sent, and JSON when the route takes JSON. */

@@ -33,7 +33,7 @@ export function sentenceFor(status: number, problem: Problem): string {
     invitation_email_mismatch: 'error.invitation_email_mismatch', transition_not_allowed: 'error.transition_not_allowed',
     proposal_pending: 'error.proposal_pending', billing_disabled: 'error.billing_disabled', already_subscribed: 'error.already_subscribed',
     no_subscription: 'error.no_subscription', oauth_not_configured: 'error.oauth_not_configured', credential_refused: 'error.credential_refused', seat_limit_reached: 'error.seat_limit_reached',
-    plan_inactive: 'error.plan_inactive',
+    plan_inactive: 'error.plan_inactive', seat_limit_exceeded: 'error.seat_limit_exceeded', service_unavailable: 'error.service_unavailable', last_owner: 'error.last_owner',
   }
   // The sign-in routes' codes come lowercased (invalid_otp, platform/auth/mount.ts); the keys keep better-auth's spelling.
   const key = known[code] ?? known[code.toUpperCase()]

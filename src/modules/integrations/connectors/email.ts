@@ -31,6 +31,12 @@ export const emailConnector: Connector = {
     } catch (error) {
       throw providerError(undefined, `email: ${(error as Error).message.slice(0, 200)}`)
     }
-    return { externalId: actionRowId, summary: `Sent to ${input.to.length} recipient${input.to.length === 1 ? '' : 's'}`, delivered: context.mailer.delivers }
+    const recipients = `${input.to.length} recipient${input.to.length === 1 ? '' : 's'}`
+    // Without SMTP_URL the message only reaches the outbox table (and, outside production, the log):
+    // "Sent" would tell the person it was mailed when nobody received it.
+    const summary = context.mailer.delivers
+      ? `Sent to ${recipients}`
+      : `Not mailed: this server has no SMTP_URL, so the email to ${recipients} was only kept in its outbox`
+    return { externalId: actionRowId, summary, delivered: context.mailer.delivers }
   },
 }

@@ -8,6 +8,7 @@ import { translate, useI18n } from '../../lib/i18n.ts'
 import type { CaptureMode, Project, SessionCreateResult, SessionSnapshot } from '../../lib/types.ts'
 import { ErrorLine, formatMs, Link, PageTitle } from '../../lib/ui.tsx'
 import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
+import { RecordingLimitNotice, useRecordingLimit } from '../billing/RecordingLimit.tsx'
 import { createSession, endSession } from '../sessions/api.ts'
 import { LiveTranscript } from '../sessions/LiveTranscript.tsx'
 import { drained, onUploadState, type RefusedChunk, type UploadState } from './chunk-queue.ts'
@@ -42,6 +43,8 @@ export function RecordPage() {
   const [stillOpen, setStillOpen] = useState<SessionSnapshot>()
   // Another tab of this browser records (recording-lock.ts); this one holds the lock while it records.
   const elsewhere = useRecordingElsewhere(accountId, !session)
+  // The plan refuses new recordings now (billing with Stripe): said before Start, not after the microphone opened.
+  const limited = Boolean(useRecordingLimit())
   const releaseLock = useRef<() => void>(undefined)
   const unlock = () => { releaseLock.current?.(); releaseLock.current = undefined }
   // The server refused this meeting's audio (ended on its page or in another tab, removed): recording stopped.
@@ -168,6 +171,7 @@ export function RecordPage() {
           </p>
         ) : null}
         {elsewhere ? <p className="warning" role="status" data-testid="recording-elsewhere">{t('record.otherTab')}</p> : null}
+        <RecordingLimitNotice />
         <form className="card" onSubmit={(event) => { event.preventDefault(); void start() }}>
           <fieldset>
             <legend>{t('record.mode')}</legend>
@@ -188,11 +192,11 @@ export function RecordPage() {
             </select>
           </div>
           {/* A project from `?project=` is sent only once the list says it is active (the effect above). */}
-          <button type="submit" className="primary" disabled={busy || elsewhere || (projectId !== '' && !projects.data && !projects.error)}>{t('record.start')}</button>
+          <button type="submit" className="primary" disabled={busy || elsewhere || limited || (projectId !== '' && !projects.data && !projects.error)}>{t('record.start')}</button>
         </form>
         {upload && upload.pending > 0 ? <p role="status">{t('record.resumePending', { count: upload.pending })}</p> : null}
         <ErrorLine error={error} />
-        <UploadRecording title={title} projectId={projectId && projects.data?.some((project) => project.id === projectId) ? projectId : undefined} />
+        <UploadRecording blocked={limited} title={title} projectId={projectId && projects.data?.some((project) => project.id === projectId) ? projectId : undefined} />
       </section>
     )
   }

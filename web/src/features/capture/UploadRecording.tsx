@@ -10,7 +10,8 @@ import { createSession, endSession } from '../sessions/api.ts'
 import { drained } from './chunk-queue.ts'
 import { decodeRecording, durationMs, queueRecording, UndecodableFile } from './upload.ts'
 
-export function UploadRecording({ title, projectId }: { title: string; projectId?: string }) {
+/** `blocked`: the plan refuses new recordings now (the record page says why). */
+export function UploadRecording({ title, projectId, blocked = false }: { title: string; projectId?: string; blocked?: boolean }) {
   const { t, dateTime } = useI18n()
   const input = useRef<HTMLInputElement>(null)
   const [file, setFile] = useState<File>()
@@ -48,9 +49,9 @@ export function UploadRecording({ title, projectId }: { title: string; projectId
       <p className="muted">{t('upload.intro')}</p>
       {noEngine ? <p className="notice" data-testid="upload-no-engine">{t('upload.noEngine')}</p> : null}
       <label htmlFor="upload-file">{t('upload.file')}</label>
-      <input id="upload-file" ref={input} type="file" accept="audio/*,video/*" disabled={busy || noEngine}
+      <input id="upload-file" ref={input} type="file" accept="audio/*,video/*" disabled={busy || noEngine || blocked}
         onChange={(event) => { setFile(event.target.files?.[0]); setError(undefined) }} />
-      <button type="submit" disabled={busy || !file || noEngine}>{t('upload.go')}</button>
+      <button type="submit" disabled={busy || !file || noEngine || blocked}>{t('upload.go')}</button>
       {step && busy ? <p role="status" data-testid="upload-step">{step}</p> : null}
       <ErrorLine error={error} />
     </form>

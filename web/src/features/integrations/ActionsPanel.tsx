@@ -9,6 +9,7 @@ import type { ActionRecommendation, PreparedAction, WorkObject } from '../../lib
 import { ErrorLine, Link } from '../../lib/ui.tsx'
 import { useWorkSet } from '../work/api.ts'
 import { actionName, integrations, useExecution } from './api.ts'
+import { MailOutboxNote } from './MailNote.tsx'
 
 /** The states an execution's history records (integrations/run.ts); another is shown as sent. */
 const EXECUTION_STATES = new Set(['queued', 'running', 'retrying', 'succeeded', 'failed'])
@@ -98,6 +99,7 @@ function Recommendation({ recommendation, dueDate, workSetId }: { recommendation
               <input id={recipientsId} type="email" multiple required value={recipients} aria-describedby={`${recipientsId}-hint`}
                 onChange={(event) => setRecipients(event.target.value)} />
               <p className="muted small" id={`${recipientsId}-hint`}>{t('actions.recipientsHint')}</p>
+              <MailOutboxNote />
             </>
           ) : null}
           <button type="submit" disabled={busy}>{t('actions.prepare')}</button>
@@ -154,10 +156,21 @@ function ExecutionStatus({ id, onAgain }: { id: string; onAgain?: () => void }) 
           {data.error ?? data.receipt?.error ? <p className="error">{data.error ?? data.receipt?.error}</p> : null}
           {data.state === 'failed' ? <button type="button" disabled={!onAgain} onClick={onAgain}>{t('actions.prepareAgain')}</button> : null}
           <ol className="small">
-            {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {EXECUTION_STATES.has(entry.state) ? t(`actions.exec.${entry.state}` as MessageKey) : entry.state}{entry.detail ? ` — ${entry.detail}` : ''}</li>)}
+            {data.history.map((entry, index) => <li key={index}>{dateTime(entry.at)} · {EXECUTION_STATES.has(entry.state) ? t(`actions.exec.${entry.state}` as MessageKey) : entry.state}{historyDetail(entry) ? ` — ${historyDetail(entry)}` : ''}</li>)}
           </ol>
         </>
       ) : null}
     </div>
   )
+}
+
+/**
+ * What a history entry adds, in words: a success's detail is the receipt's ids as JSON
+ * ({"externalId":"act_…"}, integrations/run.ts), shown above as the receipt, so it is left out; a
+ * failure's or an attempt's detail is a sentence and stays.
+ */
+function historyDetail(entry: { state: string; detail?: string }): string | undefined {
+  if (!entry.detail) return undefined
+  if (entry.state === 'succeeded' && entry.detail.startsWith('{')) return undefined
+  return entry.detail
 }

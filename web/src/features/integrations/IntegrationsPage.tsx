@@ -9,6 +9,7 @@ import { clientConfig } from '../../lib/config.ts'
 import { useI18n, type MessageKey } from '../../lib/i18n.ts'
 import type { IntegrationConnection } from '../../lib/types.ts'
 import { ErrorLine, Link, Loading, PageTitle } from '../../lib/ui.tsx'
+import { MailOutboxNote } from './MailNote.tsx'
 import { useCanEdit, useCurrentAccount } from '../auth/api.ts'
 import { actionName, CATALOG, connectionName, connectionTarget, integrations, serviceName, useConnections, useProjects } from './api.ts'
 
@@ -167,6 +168,7 @@ function ConnectForm({ projectId, onCreated }: { projectId: string; onCreated: (
         )
       })}
       <p className="muted">{t('integrations.actions', { actions: entry.actionIds.map(actionName).join(', ') })}</p>
+      {service === 'email' ? <MailOutboxNote /> : null}
       <button type="submit" className="primary" disabled={busy || !projectId}>{authType === 'oauth' ? t('integrations.startOAuth') : t('integrations.create')}</button>
       <ErrorLine error={error} />
       {done ? <p role="status" data-testid="connection-created">{done}</p> : null}

@@ -87,7 +87,8 @@ export function connectionTarget(connection: Named): string | undefined {
 export const connectionName = (connection: Named) =>
   `${serviceName(connection.service)} · ${connectionTarget(connection) ?? connection.connectionAlias}`
 
-export const actionName = (actionId: string) => (ACTION_NAMES[actionId] ? `${translate(ACTION_NAMES[actionId])} (${actionId})` : actionId)
+// The parentheses are the reader's language's ("发送邮件（email.send）" in Chinese).
+export const actionName = (actionId: string) => (ACTION_NAMES[actionId] ? `${translate(ACTION_NAMES[actionId])}${translate('common.inParentheses', { text: actionId })}` : actionId)
 
 export const integrations = {
   connectWithCredential: async (input: CredentialConnectionInput) => {

@@ -1,6 +1,6 @@
 // Workspace members and invitations: a manager invites by email and gets the link to share (told
 // whether it was mailed, with a Copy button); each
-// member gives the name colleagues see.
+// member gives the name colleagues see; a manager changes or removes members (MemberRow.tsx).
 import { useState } from 'react'
 import { api, invalidate, useAction, useResource } from '../../lib/api.ts'
 import { useI18n } from '../../lib/i18n.ts'
@@ -8,6 +8,7 @@ import type { CreateInvitationInput, InvitationResult, Project, WorkspaceInvitat
 import { CopyField, ErrorLine, Loading, PageTitle } from '../../lib/ui.tsx'
 import { useCurrentAccount } from '../auth/api.ts'
 import { YourName } from '../auth/YourName.tsx'
+import { MemberRow } from './MemberRow.tsx'
 import { useMembers } from '../work/api.ts'
 
 export function MembersPage() {
@@ -71,7 +72,8 @@ export function MembersPage() {
         <>
           <ul className="list">
             {members.data.members.map((member) => (
-              <li key={member.accountId}>{member.name || member.email} <span className="muted">{member.name ? ` · ${member.email}` : ''} · {t(`members.role.${member.accessRole}`)} · {t(`members.permission.${member.contentPermission}`)}</span></li>
+              <MemberRow key={member.accountId} member={member} callerRole={isManager ? current.data?.membership?.accessRole : undefined}
+                isSelf={member.accountId === current.data?.account.id} />
             ))}
           </ul>
           {members.data.invitations.length > 0 ? (

@@ -9,7 +9,7 @@ export function SourceLine({ source, number }: { source: MemorySource | AnswerSo
   const { t } = useI18n()
   const target = sourceHref(source)
   // A work item the meeting's extraction proposed and nobody has accepted yet says so.
-  const kind = t(`memory.source.${source.kind}` as MessageKey) + (source.kind === 'work-object' && (source as AnswerSource).status === 'proposed' ? ` (${t('memory.source.proposed')})` : '')
+  const kind = t(`memory.source.${source.kind}` as MessageKey) + (source.kind === 'work-object' && (source as AnswerSource).status === 'proposed' ? t('common.inParentheses', { text: t('memory.source.proposed') }) : '')
   // An answer's passage says which meeting it is from and who said it (answers/source-context.ts).
   const { sessionTitle, speaker } = source as AnswerSource
   const said = [sessionTitle, speaker ? speakerName(speaker) : undefined].filter(Boolean).map((part) => ` · ${part}`).join('')

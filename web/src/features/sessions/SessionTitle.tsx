@@ -11,7 +11,7 @@ export function SessionTitleTools({ session, canEdit }: { session: SessionSnapsh
   const { t } = useI18n()
   const [editing, setEditing] = useState(false)
   const [title, setTitle] = useState(session.title)
-  const { busy, error, run } = useAction()
+  const { busy, error, run, setError } = useAction()
   const patch = (body: { title?: string; archived?: boolean }) => run(async () => {
     await api.patch(`/v1/sessions/${session.id}`, { ...body, expectedUpdatedAt: session.updatedAt })
     invalidate(`/v1/sessions/${session.id}`, '/v1/sessions', '/v1/projects')
@@ -22,10 +22,16 @@ export function SessionTitleTools({ session, canEdit }: { session: SessionSnapsh
     <div>
       {session.archivedAt ? <p className="muted" data-testid="session-archived">{t('session.archived')}</p> : null}
       {editing ? (
-        <form className="row" onSubmit={(event) => { event.preventDefault(); if (title.trim()) void patch({ title: title.trim() }) }}>
+        <form className="row" noValidate onSubmit={(event) => {
+          event.preventDefault()
+          // Only spaces: the server refuses it too; say so instead of doing nothing on Enter.
+          if (title.trim()) void patch({ title: title.trim() })
+          else setError(t('session.titleBlank'))
+        }}>
           <label htmlFor="session-title-edit">{t('session.titleField')}</label>
-          <input id="session-title-edit" required maxLength={200} value={title} onChange={(event) => setTitle(event.target.value)} />
-          <button type="submit" className="primary" disabled={busy || !title.trim()}>{t('common.save')}</button>
+          <input id="session-title-edit" required maxLength={200} value={title} aria-invalid={error && !title.trim() ? true : undefined}
+            onChange={(event) => { setTitle(event.target.value); if (event.target.value.trim()) setError(undefined) }} />
+          <button type="submit" className="primary" disabled={busy}>{t('common.save')}</button>
           <button type="button" onClick={() => { setEditing(false); setTitle(session.title) }}>{t('common.cancel')}</button>
         </form>
       ) : (

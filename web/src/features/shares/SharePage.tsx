@@ -11,11 +11,17 @@ import type { LiveSegment } from '../sessions/LiveTranscript.tsx'
 import { TranscriptList } from '../sessions/TranscriptList.tsx'
 import { quotedSummary, type SegmentSpeaker } from '../work/quote.ts'
 
+/** The name a reader outside the workspace comments under, kept in this browser (localStorage). */
+const SHARE_NAME = 'confer.shareName'
+
 export function SharePage({ token }: { token: string }) {
   const { t, dateTime } = useI18n()
   const [view, setView] = useState<ShareView>()
   const [segments, setSegments] = useState<LiveSegment[]>([])
   const [failure, setFailure] = useState<string>()
+  // Who comments: typed once for every item (it was asked on each one) and kept in this browser for the next link.
+  const [name, setNameState] = useState(() => localStorage.getItem(SHARE_NAME) ?? '')
+  const setName = (value: string) => { setNameState(value); if (value.trim()) localStorage.setItem(SHARE_NAME, value.trim()); else localStorage.removeItem(SHARE_NAME) }
   const base = `/v1/shares/${encodeURIComponent(token)}`
   const reload = useCallback(() => api.get<ShareView>(base).then(async (loaded) => {
     setView(loaded)
@@ -50,9 +56,16 @@ export function SharePage({ token }: { token: string }) {
         </section>
         <section aria-labelledby="work-title" className="work-column">
           <h2 id="work-title">{t('session.work')}</h2>
+          {canComment ? (
+            <div className="share-name">
+              <label htmlFor="share-name">{t('share.name')}</label>
+              <input id="share-name" value={name} maxLength={80} autoComplete="name" aria-describedby="share-name-hint" onChange={(event) => setName(event.target.value)} />
+              <p className="muted small" id="share-name-hint">{t('share.nameHint')}</p>
+            </div>
+          ) : null}
           {view.workObjects.filter((wo) => wo.proposal?.state !== 'rejected').map((wo) => (
             <SharedWorkObject key={wo.id} wo={wo} comments={view.comments.filter((comment) => comment.workObjectId === wo.id)}
-              canComment={canComment} base={base} onCommented={() => void reload()} segmentOf={segmentOf} />
+              canComment={canComment} name={name} base={base} onCommented={() => void reload()} segmentOf={segmentOf} />
           ))}
         </section>
       </div>
@@ -60,12 +73,11 @@ export function SharePage({ token }: { token: string }) {
   )
 }
 
-function SharedWorkObject({ wo, comments, canComment, base, onCommented, segmentOf }: {
-  wo: WorkObject; comments: ShareView['comments']; canComment: boolean; base: string; onCommented: () => void; segmentOf: SegmentSpeaker
+function SharedWorkObject({ wo, comments, canComment, name, base, onCommented, segmentOf }: {
+  wo: WorkObject; comments: ShareView['comments']; canComment: boolean; name: string; base: string; onCommented: () => void; segmentOf: SegmentSpeaker
 }) {
   const { t, dateTime, day } = useI18n()
   const [body, setBody] = useState('')
-  const [name, setName] = useState('')
   const { busy, error, run } = useAction()
   const headingId = `shared-${wo.id}`
   return (
@@ -91,8 +103,6 @@ function SharedWorkObject({ wo, comments, canComment, base, onCommented, segment
             onCommented()
           })
         }}>
-          <label htmlFor={`name-${wo.id}`}>{t('share.name')}</label>
-          <input id={`name-${wo.id}`} value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
           <label htmlFor={`comment-${wo.id}`}>{t('share.comment')}</label>
           <textarea id={`comment-${wo.id}`} value={body} required maxLength={4000} onChange={(event) => setBody(event.target.value)} />
           <button type="submit" disabled={busy || !body.trim()}>{t('work.send')}</button>
