@@ -23,6 +23,7 @@ describe('references in speech and text', () => {
       'I\'ll update the Peak Ops Playbook with the cap.',
       'The calving sheet in HerdTrack is half done.',
       'That\'s sheet L-201.',
+      'This is the review for INC forty four seventy one, the search lag on Monday.',
     ]) expect(points(text), text).toBe(true)
   })
 

@@ -52,6 +52,9 @@ const SHORT_ID = /\b[A-Z]-\d{2,}\b/
 /** A ticket said with its number ("ticket web four twelve"). */
 export const saysTicket = (lower: string): boolean => TICKET.test(lower)
 
+/** The incident or ticket a review is about, by its number: "this is the review for INC forty four seventy one". */
+const REVIEWED_RECORD = new RegExp(String.raw`\b(?:review|retro|retrospective|postmortem|post-mortem|readout) (?:for|of) (?:[a-z]{1,8} )?${ID_NUMBER}\b`)
+
 /** Does the clause (`lower`: lowercased, fillers stripped; `asSaid`: as typed) point at a specific artifact? */
 export function pointsAtArtifact(lower: string, asSaid: string): boolean {
   return (
@@ -62,6 +65,7 @@ export function pointsAtArtifact(lower: string, asSaid: string): boolean {
     DOCUMENT_PLACE.test(lower) ||
     KEPT_IN_DOCUMENT.test(lower) ||
     DOCUMENT_PART.test(lower) ||
+    REVIEWED_RECORD.test(lower) ||
     NAMED_DOCUMENT.test(asSaid) ||
     IN_NAMED_TOOL.test(asSaid) ||
     SHORT_ID.test(asSaid)
