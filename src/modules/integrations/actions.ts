@@ -52,7 +52,10 @@ export async function prepareAction(deps: AppDeps, caller: Caller, request: Prep
   await db.transaction().execute(async (trx) => {
     await repo.insertAction(trx, row)
     if (request.recommendation) {
-      await repo.updateRecommendation(trx, request.recommendation.id, { state: 'prepared', updated_at: now })
+      // Prepared twice at once (two tabs, a double click): the second finds it changed and prepares nothing.
+      if (!(await repo.claimRecommendation(trx, request.recommendation, now))) {
+        throw new AppError('action_state_conflict', 'The recommendation was just prepared by another request; refresh to see its prepared action.', { extra: { state: 'prepared' } })
+      }
       await announceAction(deps, trx, row, 'action.prepared')
     }
   })

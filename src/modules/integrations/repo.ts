@@ -73,6 +73,13 @@ export const insertRecommendation = (db: Executor, row: Insertable<ActionRecomme
 export const updateRecommendation = (db: Executor, id: string, values: Updateable<ActionRecommendationTable>) =>
   db.updateTable('action_recommendations').set(values).where('id', '=', id).execute()
 
+/** Marks the recommendation prepared only if nobody changed it since it was read (two prepares at once: one wins). */
+export async function claimRecommendation(db: Executor, read: { id: string; state: string; updated_at: string }, now: string): Promise<boolean> {
+  const result = await db.updateTable('action_recommendations').set({ state: 'prepared', updated_at: now })
+    .where('id', '=', read.id).where('state', '=', read.state).where('updated_at', '=', read.updated_at).executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
 // ---- prepared actions ----
 
 export const insertAction = (db: Executor, row: Insertable<ExternalActionTable>) => db.insertInto('external_actions').values(row).execute()

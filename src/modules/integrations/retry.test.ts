@@ -82,4 +82,13 @@ eachDatabase('a failed sending prepared again', (h) => {
     const waiting = await team.editor.post(`/v1/action-recommendations/${recommendationId}/prepare`, {})
     expect(waiting.statusCode).toBe(409)
   })
+
+  it('prepares a recommendation once when two requests prepare it at the same time', async () => {
+    const { recommendationId } = await recommended('http://127.0.0.1:6000/hook', `We close on Sunday (${h.kind})`)
+    const both = await Promise.all([1, 2, 3].map(() => team.editor.post(`/v1/action-recommendations/${recommendationId}/prepare`, {})))
+    expect(both.map((reply) => reply.statusCode).sort()).toEqual([200, 409, 409])
+    for (const reply of both.filter((each) => each.statusCode === 409)) expect(reply.json()).toMatchObject({ code: 'action_state_conflict', state: 'prepared' })
+    const rows = await h.database.db.selectFrom('external_actions').select('id').where('recommendation_id', '=', recommendationId).execute()
+    expect(rows).toHaveLength(1)
+  })
 })
