@@ -74,7 +74,7 @@ export const updateRecommendation = (db: Executor, id: string, values: Updateabl
   db.updateTable('action_recommendations').set(values).where('id', '=', id).execute()
 
 /** Marks the recommendation prepared only if nobody changed it since it was read (two prepares at once: one wins). */
-export async function claimRecommendation(db: Executor, read: { id: string; state: string; updated_at: string }, now: string): Promise<boolean> {
+export async function claimRecommendation(db: Executor, read: Pick<RecommendationRow, 'id' | 'state' | 'updated_at'>, now: string): Promise<boolean> {
   const result = await db.updateTable('action_recommendations').set({ state: 'prepared', updated_at: now })
     .where('id', '=', read.id).where('state', '=', read.state).where('updated_at', '=', read.updated_at).executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
