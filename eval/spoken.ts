@@ -1,6 +1,6 @@
 // `npm run eval -- --spoken`: the labelled English meetings spoken by flite voices (one voice per
 // speaker, 0.2–0.8 s between turns and a quarter of the turns with no pause at all), sent as 1 s
-// PCM chunks through the real app (in process, SQLite, pocketsphinx: upload → transcription jobs →
+// PCM chunks through the real app (in process, SQLite, the default engine or SPOKEN_ENGINE: upload → transcription jobs →
 // end → extraction), then scored: word error rate, speaker turns, precision/recall/F1 per kind.
 // A produced segment stands for the labelled segment it overlaps most in time, so the labels'
 // `sourceSegmentIds` apply unchanged. Splits: eval/spoken-split.json (sealed before the first run).
@@ -190,12 +190,15 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
   }
 }
 
+/** The engine the spoken evaluation hears with: the default (moonshine), or SPOKEN_ENGINE=pocketsphinx. */
+const ENGINE = process.env.SPOKEN_ENGINE ?? 'moonshine'
+
 export async function evaluateSpoken(ids: string[], log: (line: string) => void = () => {}): Promise<SpokenResult[]> {
   const fixtures = loadMeetingFixtures().filter((fixture) => ids.includes(fixture.id))
-  const h = await createHarness('sqlite', { env: { STT_ENGINE: 'pocketsphinx' } })
+  const h = await createHarness('sqlite', { env: { STT_ENGINE: ENGINE } })
   try {
     const results: SpokenResult[] = []
-    // Meetings run a few at a time (pocketsphinx runs in child processes: SPOKEN_CONCURRENCY, default 3).
+    // Meetings run a few at a time (pocketsphinx in child processes, moonshine on onnxruntime's threads: SPOKEN_CONCURRENCY, default 3).
     const queue = [...fixtures]
     const worker = async () => {
       for (let fixture = queue.shift(); fixture; fixture = queue.shift()) {
@@ -221,7 +224,7 @@ export function formatSpoken(name: string, results: SpokenResult[]): string {
   const audio = results.reduce((sum, result) => sum + result.audioSeconds, 0)
   const seconds = results.reduce((sum, result) => sum + result.seconds, 0)
   return [
-    formatReport(summarize(results.map((result) => result.score)), `Spoken, ${name} split: ${results.length} meetings, ${(audio / 60).toFixed(1)} min of flite speech through the server (pocketsphinx)`, { dueDates: false }),
+    formatReport(summarize(results.map((result) => result.score)), `Spoken, ${name} split: ${results.length} meetings, ${(audio / 60).toFixed(1)} min of flite speech through the server (${ENGINE})`, { dueDates: false }),
     `word error rate ${(wer * 100).toFixed(1)} %   speaker changes found ${found}/${changes} (${((found / Math.max(1, changes)) * 100).toFixed(0)} %)   segments within one speaker turn ${pure}/${segments} (${((pure / Math.max(1, segments)) * 100).toFixed(0)} %)`,
     `processing: ${audio.toFixed(0)} s of audio in ${seconds.toFixed(0)} s (real-time factor ${(seconds / Math.max(1, audio)).toFixed(2)}, synthesis excluded, uploads included)`,
   ].join('\n')

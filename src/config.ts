@@ -107,13 +107,15 @@ export type IntegrationsConfig = {
   oauth: Record<string, { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; scopes: string }>
 }
 
-export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'pocketsphinx' | 'client'
+export type SpeechEngineName = 'auto' | 'openai' | 'whisper' | 'moonshine' | 'pocketsphinx' | 'client'
 
 export type SpeechConfig = {
   engine: SpeechEngineName
   language: string
   openai: { url: string; apiKey: string | undefined; model: string } | undefined
   whisperModelPath: string | undefined
+  /** the Moonshine model's directory (default: models/moonshine-tiny in the checkout) */
+  moonshineModelDir: string
   pocketsphinxBin: string
   ffmpegBin: string
   /** speaker embeddings (docs/voice.md): the built-in engine, or sherpa-onnx with the operator's model */
@@ -179,10 +181,11 @@ export function loadConfig(env: Env = process.env): Config {
 
   const openaiUrl = read('STT_OPENAI_URL', (raw) => httpUrl(raw).href.replace(/\/+$/, ''), undefined)
   const speech: SpeechConfig = {
-    engine: read('STT_ENGINE', oneOf(['auto', 'openai', 'whisper', 'pocketsphinx', 'client'] as const), 'auto'),
+    engine: read('STT_ENGINE', oneOf(['auto', 'openai', 'whisper', 'moonshine', 'pocketsphinx', 'client'] as const), 'auto'),
     language: read('STT_LANGUAGE', (raw) => raw, 'en'),
     openai: openaiUrl ? { url: openaiUrl, apiKey: read('STT_OPENAI_API_KEY', (raw) => raw, undefined), model: read('STT_OPENAI_MODEL', (raw) => raw, 'whisper-1') } : undefined,
     whisperModelPath: read('WHISPER_MODEL_PATH', (raw) => path.resolve(raw), undefined),
+    moonshineModelDir: read('MOONSHINE_MODEL_DIR', (raw) => path.resolve(raw), path.resolve(import.meta.dirname, '../models/moonshine-tiny')),
     pocketsphinxBin: read('POCKETSPHINX_BIN', (raw) => raw, 'pocketsphinx_continuous'),
     ffmpegBin: read('FFMPEG_BIN', (raw) => raw, 'ffmpeg'),
     voice: {

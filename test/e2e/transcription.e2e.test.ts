@@ -1,4 +1,4 @@
-// The real server process transcribes a two-speaker meeting synthesized with flite: WebM/Opus
+// The real server process transcribes, with the default engine (Moonshine), a two-speaker meeting synthesized with flite: WebM/Opus
 // chunks of three seconds are uploaded over HTTP while a WebSocket watches the conversation; the
 // session ends; the stored transcript has the words (≤ 30 % word error rate), two distinct
 // speakers and turn start times within 0.5 s, the socket saw partials become finals, and the
@@ -22,7 +22,7 @@ describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg)).each(databaseKinds)
   let server: RunningServer
   beforeAll(async () => {
     mail = await startMailCatcher()
-    server = await startServer(kind, { STT_ENGINE: 'pocketsphinx', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
+    server = await startServer(kind, { STT_ENGINE: 'moonshine', SMTP_URL: mail.url, JOB_POLL_INTERVAL_MS: '100' })
   })
   afterAll(async () => {
     await server?.stop()
@@ -35,7 +35,7 @@ describe.skipIf(!(hasFlite && hasPocketsphinx && hasFfmpeg)).each(databaseKinds)
     expect((await fetch(`${server.baseUrl}/v1/account/bootstrap`, { method: 'POST', headers, body: '{}' })).status).toBe(200)
     const created = await fetch(`${server.baseUrl}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ captureMode: 'microphone' }) })
     const session = await created.json() as { id: string; websocketURL: string; transcriptionEngine: string }
-    expect(session.transcriptionEngine).toBe('pocketsphinx')
+    expect(session.transcriptionEngine).toBe('moonshine')
     const socket = connectSocket(session.websocketURL, { cookie })
     await socket.waitFor((message) => message.type === 'hello')
 

@@ -24,7 +24,7 @@ export const SessionSnapshot = Type.Object({
   chunkCount: Type.Integer({ description: 'Audio chunks stored so far.' }),
   audioBytes: Type.Integer({ description: 'Bytes of audio stored so far.' }),
   failureReason: Type.Optional(Type.String()),
-  transcriptionEngine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
+  transcriptionEngine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('moonshine'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
     description: 'What turns this session\'s audio into text: a server engine, or `client` (the client pushes `transcript.segment` messages; uploaded audio is stored but not transcribed).',
   }),
   transcriptEndMs: Type.Optional(Type.Integer({ minimum: 0, description: 'How far its final transcript reaches (ms from the start), in lists and reads of sessions: the meeting lasted at least this long, whatever `endedAt` says (an uploaded recording starts and ends within a second). Absent without a transcript.' })),

@@ -17,7 +17,7 @@ const Health = Type.Object({
   mail: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')]),
   blobStore: Type.Union([Type.Literal('fs'), Type.Literal('database'), Type.Literal('s3')]),
   speech: Type.Object({
-    engine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
+    engine: Type.Union([Type.Literal('openai'), Type.Literal('whisper'), Type.Literal('moonshine'), Type.Literal('pocketsphinx'), Type.Literal('client')], {
       description: '`client`: no server engine is available; only client-side segments are accepted.',
     }),
   }),

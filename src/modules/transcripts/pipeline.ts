@@ -64,7 +64,9 @@ function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized
     return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 })), properNouns), turn: 0 }]
   }
   if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words, properNouns), turn: 0 }]
-  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes ? { writtenText: result.text } : { ...(properNouns ? { properNouns } : {}) })
+  return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes
+    ? { writtenText: result.text, ...(result.turnStarts ? { changes: result.turnStarts } : {}) }
+    : { ...(properNouns ? { properNouns } : {}) })
 }
 
 type Vocabulary = { lexicon: Lexicon; terms: Term[]; properNouns: Map<string, string>; workWords: string[]; identifiers: KnownIdentifier[] }

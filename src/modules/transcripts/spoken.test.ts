@@ -8,6 +8,8 @@ import { hasFfmpeg, hasFlite, hasPocketsphinx, synthesizeMeeting, turnsOfSegment
 import { startRecording, uploadChunk } from '../sessions/testing.ts'
 
 const ready = hasFlite && hasPocketsphinx && hasFfmpeg
+// The default engine (Moonshine, shipped in models/) and pocketsphinx, the other offline one.
+const ENGINES = ['moonshine', 'pocketsphinx'] as const
 
 const MEETING = [
   { voice: 'slt' as const, text: 'Good morning everyone. The new version is ready and the tests are passing.' },
@@ -19,7 +21,7 @@ const MEETING = [
 type Segment = { id: string; text: string; status: string; speakerId: string; startMs: number; endMs: number }
 type WorkObject = { kind: string; title: string; sourceSegmentIds: string[]; proposal?: { state: string } }
 
-eachDatabase('a spoken meeting without pauses', (h) => {
+for (const engine of ENGINES) eachDatabase(`a spoken meeting without pauses (${engine})`, (h) => {
   it.skipIf(!ready)('has a segment per turn with its speaker, and its action and decision', async () => {
     const owner = await h.member()
     const session = await startRecording(owner)
@@ -48,7 +50,7 @@ eachDatabase('a spoken meeting without pauses', (h) => {
     expect(objects.find((object) => object.kind === 'action' && cites(object, 1) && /report/i.test(object.title)), described).toBeDefined()
     expect(objects.find((object) => object.kind === 'decision' && cites(object, 2) && /decided to move/i.test(object.title)), described).toBeDefined()
   }, 300_000)
-}, { env: { STT_ENGINE: 'pocketsphinx' } })
+}, { env: { STT_ENGINE: engine } })
 
 eachDatabase('spoken numbers in a transcript', (h) => {
   it.skipIf(!ready)('writes a decimal and a clock time as digits, and keeps quantities in words', async () => {

@@ -40,6 +40,8 @@ export type SplitOptions = {
    * sentences and punctuation are restored from the words.
    */
   writtenText?: string
+  /** word indexes where a new voice turn starts, when the engine already found them (moonshine.ts) */
+  changes?: number[]
 }
 
 /** Written sentences laid over the timed words by word count; undefined when they do not line up. */
@@ -58,9 +60,19 @@ function writtenSentences(text: string, words: SpokenWord[]): { words: SpokenWor
 
 /** Word-boundary indexes (a boundary i sits before word i) where the voice changes. */
 export function voiceChanges(frames: VoiceFrame[], words: SpokenWord[]): number[] {
+  const boundaries = words.map((word, index) => index === 0 ? 0 : Math.round((words[index - 1]!.endMs + word.startMs) / 2))
+  return changesAmong(frames, boundaries)
+}
+
+/**
+ * Which of the candidate boundaries (ms from the start; boundary i sits before stretch i, the
+ * first is never a change) are voice changes: word boundaries, or evenly spaced times when the
+ * engine gives no words (parts.ts).
+ */
+export function changesAmong(frames: VoiceFrame[], boundaries: number[]): number[] {
   const scores: { index: number; at: number; distance: number }[] = []
-  for (let index = 1; index < words.length; index += 1) {
-    const at = Math.round((words[index - 1]!.endMs + words[index]!.startMs) / 2)
+  for (let index = 1; index < boundaries.length; index += 1) {
+    const at = boundaries[index]!
     const left = summarize(frames, Math.max(0, at - WINDOW_MS), at)
     const right = summarize(frames, at, at + WINDOW_MS)
     if (left.voiced < MIN_VOICED_FRAMES || right.voiced < MIN_VOICED_FRAMES) continue
@@ -75,13 +87,13 @@ export function voiceChanges(frames: VoiceFrame[], words: SpokenWord[]): number[
     if (chosen.some((other) => Math.abs(other.at - candidate.at) < MIN_TURN_MS)) continue
     chosen.push(candidate)
   }
-  // Each change moved to the nearby boundary (±2 words) where short windows differ most: the wide
+  // Each change moved to the nearby boundary (±2) where short windows differ most: the wide
   // windows find that the voice changed, the short ones where.
   const refined = chosen.map(({ index }) => {
     let best = index
     let bestDistance = -1
-    for (let candidate = Math.max(1, index - 2); candidate <= Math.min(words.length - 1, index + 2); candidate += 1) {
-      const at = Math.round((words[candidate - 1]!.endMs + words[candidate]!.startMs) / 2)
+    for (let candidate = Math.max(1, index - 2); candidate <= Math.min(boundaries.length - 1, index + 2); candidate += 1) {
+      const at = boundaries[candidate]!
       const left = summarize(frames, Math.max(0, at - REFINE_MS), at)
       const right = summarize(frames, at, at + REFINE_MS)
       if (left.voiced < 8 || right.voiced < 8) continue
@@ -103,8 +115,7 @@ const REFINE_MS = 600
 export function splitUtterance(samples: Int16Array, words: SpokenWord[], options: SplitOptions = {}): TurnPiece[] {
   const ordered = [...words].filter((word) => word.word).sort((a, b) => a.startMs - b.startMs)
   if (ordered.length === 0) return []
-  const frames = voiceFrames(samples)
-  const changes = voiceChanges(frames, ordered)
+  const changes = options.changes ?? voiceChanges(voiceFrames(samples), ordered)
   const pieces: TurnPiece[] = []
   const written = options.writtenText ? writtenSentences(options.writtenText, ordered) : undefined
   if (written) {

@@ -8,6 +8,8 @@ export type Recognized = {
   words?: RecognizedWord[]
   confidence?: number
   language?: string
+  /** word indexes where a new voice starts, when the engine found the turns itself (moonshine: from the audio) */
+  turnStarts?: number[]
 }
 
 export type TranscribeOptions = {
@@ -17,7 +19,7 @@ export type TranscribeOptions = {
 }
 
 export type SpeechEngine = {
-  name: 'openai' | 'whisper' | 'pocketsphinx'
+  name: 'openai' | 'whisper' | 'moonshine' | 'pocketsphinx'
   transcribe(utterances: Int16Array[], options: TranscribeOptions): Promise<Recognized[]>
   close?(): Promise<void>
 }
