@@ -1,15 +1,19 @@
 // Transcription throughput (no server): a one-hour two-speaker recording (flite turns repeated,
 // with 0–0.8 s between turns) goes through what the transcription runs do besides the database,
-// in the pipeline's 100-second batches: voice activity detection, pocketsphinx with its language
-// model adapted to the workspace vocabulary (built once, inside the timing), the vocabulary, voice
-// turns, sentences and punctuation, speaker pitch. The figure is CPU time (this process and its
-// pocketsphinx children) over audio time: on one core, a recording is processed in that share of
-// its length. Wall time is printed too (it depends on what else runs on the machine).
+// in the pipeline's 100-second batches, once per offline engine: voice activity detection, then
+// Moonshine (the default: voice changes from the audio, parts of at most 20 s, the model on one
+// onnxruntime thread) or pocketsphinx with its language model adapted to the workspace vocabulary
+// (built once, inside the timing) and the vocabulary; then voice turns, sentences, speaker pitch.
+// The figure is CPU time (this process, all its threads, and its pocketsphinx children) over audio
+// time: on one core, a recording is processed in that share of its length. Wall time is printed
+// too (it depends on what else runs on the machine).
 // BENCH_TRANSCRIPTION_MINUTES shortens the recording (default 60).
 import { readFileSync } from 'node:fs'
 import { pcmSamples } from '../src/platform/speech/audio.ts'
 import { batchBinOf } from '../src/platform/speech/engines/index.ts'
+import { moonshineAvailable, moonshineEngine } from '../src/platform/speech/engines/moonshine.ts'
 import { pocketsphinxEngine } from '../src/platform/speech/engines/pocketsphinx.ts'
+import type { SpeechEngine } from '../src/platform/speech/engines/types.ts'
 import { medianPitch } from '../src/platform/speech/pitch.ts'
 import { splitUtterance } from '../src/platform/speech/turns.ts'
 import { detectUtterances } from '../src/platform/speech/vad.ts'
@@ -41,7 +45,15 @@ function cpuSeconds(): number {
 }
 
 export async function benchTranscription(): Promise<string> {
-  if (!hasFlite || !hasPocketsphinx) return 'transcription throughput: skipped (install flite and pocketsphinx)'
+  if (!hasFlite) return 'transcription throughput: skipped (install flite)'
+  const lines: string[] = []
+  if (await moonshineAvailable()) lines.push(await measure(moonshineEngine()))
+  // As the server builds it: pocketsphinx_batch when installed.
+  if (hasPocketsphinx) lines.push(await measure(pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))))
+  return lines.join('\n')
+}
+
+async function measure(engine: SpeechEngine): Promise<string> {
   const minutes = Number(process.env.BENCH_TRANSCRIPTION_MINUTES ?? 60)
   const voices = ['slt', 'rms'] as const
   const turns = LINES.flatMap((text, index) => voices.map((voice, offset) => pcmSamples(speak({ voice: voices[(index + offset) % 2]!, text }))))
@@ -56,8 +68,7 @@ export async function benchTranscription(): Promise<string> {
     at += turn.length
   }
   const audioSeconds = total / 16_000
-  // As the server builds it: pocketsphinx_batch when installed.
-  const engine = pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))
+  const writes = engine.name !== 'pocketsphinx'
   const lexicon = await loadLexicon()
   const terms = [...buildTerms(['Marco Rossi', 'Marco', 'Rossi', 'Hannah Berg', 'Hannah', 'Berg', 'Checkout'], lexicon), ...buildTerms(MEETING_WORDS, lexicon, false)]
   const cpuBefore = cpuSeconds()
@@ -69,13 +80,13 @@ export async function benchTranscription(): Promise<string> {
     const batch = samples.subarray(from, Math.min(total, from + BATCH_SECONDS * 16_000))
     const utterances = await detectUtterances(batch)
     const pieces = utterances.map((utterance) => batch.subarray(utterance.startSample, utterance.endSample))
-    const results = await engine.transcribe(pieces, { language: 'en', vocabulary: [...terms.map((term) => term.written), ...MEETING_PHRASES] })
+    const results = await engine.transcribe(pieces, { language: 'en', ...(writes ? {} : { vocabulary: [...terms.map((term) => term.written), ...MEETING_PHRASES] }) })
     results.forEach((result, index) => {
-      const heard = hearTerms(result.words ?? [], terms, lexicon)
-      const split = splitUtterance(pieces[index]!, heard)
+      const heard = writes ? result.words ?? [] : hearTerms(result.words ?? [], terms, lexicon)
+      const split = splitUtterance(pieces[index]!, heard, writes ? { writtenText: result.text, ...(result.turnStarts ? { changes: result.turnStarts } : {}) } : {})
       for (const turn of new Set(split.map((piece) => piece.turn))) {
         const inTurn = split.filter((piece) => piece.turn === turn)
-        medianPitch(pieces[index]!.subarray(inTurn[0]!.startMs * 16, inTurn[inTurn.length - 1]!.endMs * 16))
+        if (inTurn.length) medianPitch(pieces[index]!.subarray(inTurn[0]!.startMs * 16, inTurn[inTurn.length - 1]!.endMs * 16))
       }
       segments += split.length
       words += heard.length
@@ -84,5 +95,5 @@ export async function benchTranscription(): Promise<string> {
   }
   const wall = (performance.now() - started) / 1000
   const cpu = cpuSeconds() - cpuBefore
-  return `${'transcription, pocketsphinx (one core)'.padEnd(44)} ${(audioSeconds / 60).toFixed(0)} min of audio: ${cpu.toFixed(0)} s of CPU (ratio to real time ${(cpu / audioSeconds).toFixed(3)}, goal < 0.25), ${wall.toFixed(0)} s wall; ${utteranceCount} utterances, ${segments} segments, ${words} words`
+  return `${`transcription, ${engine.name} (one core)`.padEnd(44)} ${(audioSeconds / 60).toFixed(0)} min of audio: ${cpu.toFixed(0)} s of CPU (ratio to real time ${(cpu / audioSeconds).toFixed(3)}, goal < 0.25), ${wall.toFixed(0)} s wall; ${utteranceCount} utterances, ${segments} segments, ${words} words`
 }

@@ -17,6 +17,7 @@ import { identifiersIn, normalizeNumbers, type KnownIdentifier } from '../../pla
 import { listProjects } from '../projects/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
+import { hearWrittenTerms } from '../../platform/speech/written-terms.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
@@ -54,18 +55,25 @@ const confidenceOf = (piece: TurnPiece) => {
 function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean, vocabulary?: Vocabulary): TurnPiece[] {
   if (!result.text) return []
   const writes = engine.name !== 'pocketsphinx'
+  // Moonshine writes what it hears but knows no one here: the workspace's names are put in by sound.
+  const heard = vocabulary && engine.name === 'moonshine' ? hearWrittenTerms(result.text, result.words ?? [], vocabulary.terms, vocabulary.lexicon) : undefined
+  const text = heard?.text ?? result.text
+  // The engine's turns, at the same moments among the words as written now.
+  const turnStarts = heard && result.turnStarts
+    ? [...new Set(result.turnStarts.map((index) => heard.words.findIndex((word) => word.startMs >= result.words![index]!.startMs)).filter((index) => index > 0))]
+    : result.turnStarts
   // Engines that write their own text write numbers too; pocketsphinx gives number words ("sup twenty two ninety one").
   const words = vocabulary && !writes
     ? normalizeNumbers(hearTerms(result.words ?? [], vocabulary.terms, vocabulary.lexicon), { known: vocabulary.identifiers, soundsLike: soundsLikePrefix(vocabulary.lexicon) })
-    : result.words ?? []
+    : heard?.words ?? result.words ?? []
   const properNouns = vocabulary?.properNouns
   const durationMs = msOf(utterance.endSample - utterance.startSample)
-  if (words.length === 0 || (writes && !result.words?.every((word) => word.word && !/\s/.test(word.word)))) {
-    return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words.length ? words : result.text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 })), properNouns), turn: 0 }]
+  if (words.length === 0 || (writes && !words.every((word) => word.word && !/\s/.test(word.word)))) {
+    return [{ startMs: 0, endMs: durationMs, words, text: writes ? text : punctuateWords(words.length ? words : text.split(/\s+/).map((word) => ({ word, startMs: 0, endMs: 0 })), properNouns), turn: 0 }]
   }
-  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? result.text : punctuateWords(words, properNouns), turn: 0 }]
+  if (isPartial) return [{ startMs: 0, endMs: durationMs, words, text: writes ? text : punctuateWords(words, properNouns), turn: 0 }]
   return splitUtterance(audio.subarray(utterance.startSample, utterance.endSample), words, writes
-    ? { writtenText: result.text, ...(result.turnStarts ? { changes: result.turnStarts } : {}) }
+    ? { writtenText: text, ...(turnStarts ? { changes: turnStarts } : {}) }
     : { ...(properNouns ? { properNouns } : {}) })
 }
 
@@ -143,8 +151,9 @@ async function transcribeOnce(deps: AppDeps, engine: SpeechEngine, sessionId: st
   }
   const partial = open && msOf(open.endSample - open.startSample) >= MIN_PARTIAL_MS ? open : undefined
   const spoken = [...closed, ...(partial ? [partial] : [])]
-  // The default engine listens for the workspace's words: its language model is biased toward them.
-  const vocabulary = engine.name === 'pocketsphinx' && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id, sessionId) : undefined
+  // The offline engines listen for the workspace's words: pocketsphinx's language model is biased
+  // toward them, and both match what they heard to its names by sound.
+  const vocabulary = (engine.name === 'pocketsphinx' || engine.name === 'moonshine') && spoken.length > 0 ? await vocabularyOf(deps, session.workspace_id, sessionId) : undefined
   const recognized: Recognized[] = await engine.transcribe(spoken.map((utterance) => audio.subarray(utterance.startSample, utterance.endSample)), {
     language: deps.config.speech.language,
     ...(vocabulary ? { vocabulary: [...vocabulary.terms.map((term) => term.written), ...MEETING_PHRASES, ...vocabulary.workWords] } : {}),

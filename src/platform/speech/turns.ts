@@ -44,9 +44,23 @@ export type SplitOptions = {
   changes?: number[]
 }
 
+/** Abbreviations and spelled letters that end with a period inside a sentence ("Dr. Patel", "T. R. 804"). */
+const NOT_AN_END = /(?:^|\s)(?:\p{Lu}|Dr|Mr|Mrs|Ms|St|vs|etc|e\.g|i\.e|approx)\.$/u
+
+/** The engine's text cut after . ! ? … 。！？, not after an abbreviation or a spelled letter, nor before a lower-case word. */
+function writtenSplit(text: string): string[] {
+  const sentences: string[] = []
+  for (const piece of text.split(/(?<=[.!?…。！？])\s+/)) {
+    const last = sentences[sentences.length - 1]
+    if (last !== undefined && (NOT_AN_END.test(last) || /^\p{Ll}/u.test(piece))) sentences[sentences.length - 1] = `${last} ${piece}`
+    else sentences.push(piece)
+  }
+  return sentences.map((sentence) => sentence.trim()).filter(Boolean)
+}
+
 /** Written sentences laid over the timed words by word count; undefined when they do not line up. */
 function writtenSentences(text: string, words: SpokenWord[]): { words: SpokenWord[]; text: string }[] | undefined {
-  const sentences = text.split(/(?<=[.!?…。！？])\s+/).map((sentence) => sentence.trim()).filter(Boolean)
+  const sentences = writtenSplit(text)
   const counts = sentences.map((sentence) => sentence.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length)
   if (counts.reduce((a, b) => a + b, 0) !== words.length) return undefined
   const result: { words: SpokenWord[]; text: string }[] = []

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { pcmSamples } from '../audio.ts'
 import { speechParts } from '../parts.ts'
+import { splitUtterance } from '../turns.ts'
 import { moonshineAvailable, moonshineEngine } from './moonshine.ts'
 import { hasFfmpeg, hasFlite, speak, synthesizeMeeting, wordErrorRate } from '../../../../test/speech.ts'
 
@@ -48,6 +49,13 @@ describe('moonshine', () => {
     const second = result!.words!.slice(result!.turnStarts![0]).map((word) => word.word).join(' ')
     expect(wordErrorRate(turns[1]!.text, second)).toBeLessThanOrEqual(0.2)
   }, 60_000)
+
+  it('keeps a written sentence whole across a spelled letter or an abbreviation, and cuts at real ends', () => {
+    const text = "It's T. R. 80417. Dr. Patel signed it, e.g. the permit. Then we go, right? Yes."
+    const words = text.split(' ').map((word, index) => ({ word, startMs: index * 300, endMs: index * 300 + 250 }))
+    expect(splitUtterance(new Int16Array(0), words, { writtenText: text, changes: [] }).map((piece) => piece.text))
+      .toEqual(["It's T. R. 80417.", 'Dr. Patel signed it, e.g. the permit.', 'Then we go, right?', 'Yes.'])
+  })
 
   it('cuts a long stretch of one voice into parts of at most 20 s, at quiet moments, and silence into nothing', async () => {
     // 50 s of a tone that dips to silence every 1.3 s, like words with gaps.
