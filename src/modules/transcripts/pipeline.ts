@@ -17,7 +17,7 @@ import { identifiersIn, normalizeNumbers, type KnownIdentifier } from '../../pla
 import { listProjects } from '../projects/index.ts'
 import { listMembers } from '../workspace/index.ts'
 import { splitUtterance, type TurnPiece } from '../../platform/speech/turns.ts'
-import { hearWrittenTerms } from '../../platform/speech/written-terms.ts'
+import { rewriteWritten } from '../../platform/speech/written-terms.ts'
 import { detectUtterances, type Utterance } from '../../platform/speech/vad.ts'
 import { enqueue } from '../../platform/jobs/index.ts'
 import { decodeChunks } from './decode.ts'
@@ -55,8 +55,11 @@ const confidenceOf = (piece: TurnPiece) => {
 function piecesOf(engine: SpeechEngine, utterance: Utterance, result: Recognized, audio: Int16Array, isPartial: boolean, vocabulary?: Vocabulary): TurnPiece[] {
   if (!result.text) return []
   const writes = engine.name !== 'pocketsphinx'
-  // Moonshine writes what it hears but knows no one here: the workspace's names are put in by sound.
-  const heard = vocabulary && engine.name === 'moonshine' ? hearWrittenTerms(result.text, result.words ?? [], vocabulary.terms, vocabulary.lexicon) : undefined
+  // Moonshine writes what it hears but knows no one here, and spells identifiers as said: the
+  // workspace's names are put in by sound and spoken identifiers written as such, as for pocketsphinx.
+  const heard = vocabulary && engine.name === 'moonshine'
+    ? rewriteWritten(result.text, result.words ?? [], (bare) => normalizeNumbers(hearTerms(bare, vocabulary.terms.filter((term) => term.own), vocabulary.lexicon), { known: vocabulary.identifiers, soundsLike: soundsLikePrefix(vocabulary.lexicon) }))
+    : undefined
   const text = heard?.text ?? result.text
   // The engine's turns, at the same moments among the words as written now.
   const turnStarts = heard && result.turnStarts

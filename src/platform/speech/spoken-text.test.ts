@@ -1,7 +1,8 @@
 // Sentences, punctuation and the workspace's words on recognizer output (no audio needed).
 import { describe, expect, it } from 'vitest'
 import { asksByWording, punctuateWords, type SpokenWord } from './punctuate.ts'
-import { hearWrittenTerms } from './written-terms.ts'
+import { rewriteWritten } from './written-terms.ts'
+import { normalizeNumbers } from './numbers.ts'
 import { buildTerms, hearTerms, letterToSound, MEETING_WORDS, soundOfNewWord, titleWords, type Lexicon } from './vocabulary.ts'
 
 /** Words 250 ms long; `|` marks a short silence (60 ms) the recognizer would time between words. */
@@ -68,17 +69,21 @@ describe('hearing the workspace\'s words', () => {
     expect(heard).toEqual(['update', 'the', 'runbook', 'and', 'the', 'PDF', 'for', 'the', 'Palette', 'project', 'budgets'])
   })
 
-  it('puts the workspace\'s names into an engine\'s written text by sound, keeping its punctuation and times', () => {
+  it('puts the workspace\'s names and spelled identifiers into an engine\'s written text, keeping its punctuation and times', () => {
     const text = 'Thanks. Can the pellet team send it, Yusef Deemer? Yes, budgets first.'
     const words = text.split(' ').map((word, index) => ({ word: word.replace(/[.,?]/g, ''), startMs: index * 400, endMs: index * 400 + 300 }))
-    const heard = hearWrittenTerms(text, words, terms, lexicon)!
+    const own = terms.filter((term) => term.own)
+    const hear = (bare: SpokenWord[]) => normalizeNumbers(hearTerms(bare, own, lexicon))
+    const heard = rewriteWritten(text, words, hear)!
     expect(heard.text).toBe('Thanks. Can the Palette team send it, Yusuf Demir? Yes, budgets first.')
     expect(heard.words.map((word) => word.word)).toEqual(['Thanks', 'Can', 'the', 'Palette', 'team', 'send', 'it', 'Yusuf', 'Demir', 'Yes', 'budgets', 'first'])
     expect(heard.words[7]).toMatchObject({ startMs: 2800, endMs: 3150 })
     expect(heard.words[8]).toMatchObject({ startMs: 3150, endMs: 3500 })
     // Meeting words are the engine's own business: "run book" stays as written.
-    expect(hearWrittenTerms('Read the run book.', timed('read the run book'), terms, lexicon)!.text).toBe('Read the run book.')
-    expect(hearWrittenTerms('One two.', timed('one'), terms, lexicon)).toBeUndefined()
+    expect(rewriteWritten('Read the run book.', timed('read the run book'), hear)!.text).toBe('Read the run book.')
+    // A spelled identifier, as the engine writes it, becomes one.
+    expect(rewriteWritten('Okay, so, e, x, p, one, eighteen, the trial.', timed('okay so e x p one eighteen the trial'), hear)!.text).toBe('Okay, so, EXP-118, the trial.')
+    expect(rewriteWritten('One two.', timed('one'), hear)).toBeUndefined()
   })
 
   it('spells unknown words by rule', () => {

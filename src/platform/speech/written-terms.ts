@@ -1,23 +1,27 @@
-// The workspace's own names in an engine's written text. Moonshine writes what it hears with
-// punctuation and capitals but knows no one in the workspace: "Priya" comes out "Pria" or
-// "pre-a". Its words, without their punctuation, go through the same sound match as
-// pocketsphinx's (vocabulary.ts hearTerms, the workspace's own terms only: member and project
-// names), and a window that sounds like a name is written as it, with its punctuation put back.
+// The workspace's own names and spoken identifiers in an engine's written text. Moonshine writes
+// what it hears with punctuation and capitals but knows no one in the workspace ("Priya" comes out
+// "Pria") and writes a spelled identifier as it was said ("e, x, p, one, eighteen"). Its words,
+// without their punctuation, go through the same rewriting as pocketsphinx's words (the caller's:
+// vocabulary.ts hearTerms with the workspace's own terms, numbers.ts normalizeNumbers), and each
+// rewritten window is written back into the text with its punctuation.
+import type { SpokenWord } from './punctuate.ts'
 import type { RecognizedWord } from './engines/types.ts'
-import { hearTerms, type Lexicon, type Term } from './vocabulary.ts'
 
 const WORD = /[\p{L}\p{N}]/u
 const EDGES = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su
 
-/** The text and words with the workspace's names put in; undefined when the words do not line up with the text. */
-export function hearWrittenTerms(text: string, words: RecognizedWord[], terms: Term[], lexicon: Lexicon): { text: string; words: RecognizedWord[] } | undefined {
-  const own = terms.filter((term) => term.own)
+/**
+ * The text and words rewritten: `rewrite` gets the words lower-cased without punctuation and gives
+ * back the same objects where nothing changed, a new word spanning the times of the ones it
+ * replaces otherwise. Undefined when the words do not line up with the text or the rewrite.
+ */
+export function rewriteWritten(text: string, words: RecognizedWord[], rewrite: (bare: SpokenWord[]) => SpokenWord[]): { text: string; words: RecognizedWord[] } | undefined {
   const tokens = text.split(/\s+/).filter(Boolean)
   const wordTokens = tokens.flatMap((token, index) => (WORD.test(token) ? [index] : []))
-  if (own.length === 0 || wordTokens.length !== words.length) return undefined
+  if (wordTokens.length !== words.length) return undefined
   const edges = wordTokens.map((index) => EDGES.exec(tokens[index]!)!)
   const bare = words.map((word, index) => ({ ...word, word: edges[index]![2]!.toLowerCase() }))
-  const heard = hearTerms(bare, own, lexicon)
+  const heard = rewrite(bare)
   const outWords: RecognizedWord[] = []
   const replaced = new Map<number, string[]>()
   let at = 0

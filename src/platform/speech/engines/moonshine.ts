@@ -5,7 +5,7 @@
 // punctuated, capitalized text but gives no word times, so each utterance is first cut where the
 // voice changes (from the audio alone: turns.ts) and where it runs long, each part is recognized
 // on its own, and the words get times spread over their part's speech.
-import { access } from 'node:fs/promises'
+import { access, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { SAMPLE_RATE } from '../audio.ts'
 import { speechParts, type SpeechPart } from '../parts.ts'
@@ -19,10 +19,8 @@ type Ort = {
 }
 type Tokenizer = { decode(tokens: number[], addBos?: boolean, addPrecedingSpace?: boolean): string }
 
-/** The tiny model's decoder: layers, key/value heads and head size (its config.json). */
-const LAYERS = 6
-const HEADS = 8
-const HEAD_DIM = 36
+/** The decoder's shape, from `model.json` beside the weights (tiny: 6 layers, 8 key/value heads of 36). */
+type Shape = { layers: number; heads: number; headDim: number }
 const START_TOKEN = 1
 const END_TOKEN = 2
 /** At most this many tokens per second of audio (the model card's bound against runaway output). */
@@ -36,6 +34,7 @@ export async function moonshineAvailable(modelDir = DEFAULT_MOONSHINE_DIR): Prom
   try {
     await access(path.join(modelDir, 'encoder_model.onnx'))
     await access(path.join(modelDir, 'decoder_model_merged.onnx'))
+    await access(path.join(modelDir, 'model.json'))
     await import('onnxruntime-node')
     return true
   } catch {
@@ -43,7 +42,7 @@ export async function moonshineAvailable(modelDir = DEFAULT_MOONSHINE_DIR): Prom
   }
 }
 
-type Model = { ort: Ort; encoder: Session; decoder: Session; tokenizer: Tokenizer }
+type Model = { ort: Ort; encoder: Session; decoder: Session; tokenizer: Tokenizer; shape: Shape }
 
 async function loadModel(modelDir: string): Promise<Model> {
   try {
@@ -51,9 +50,10 @@ async function loadModel(modelDir: string): Promise<Model> {
     const tokenizer = (await import('llama-tokenizer-js')).default as unknown as Tokenizer
     // One thread each: transcription runs beside the server and is measured per core (npm run bench).
     const options = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' }
+    const shape = JSON.parse(await readFile(path.join(modelDir, 'model.json'), 'utf8')) as Shape
     const encoder = await ort.InferenceSession.create(path.join(modelDir, 'encoder_model.onnx'), options)
     const decoder = await ort.InferenceSession.create(path.join(modelDir, 'decoder_model_merged.onnx'), options)
-    return { ort, encoder, decoder, tokenizer }
+    return { ort, encoder, decoder, tokenizer, shape }
   } catch (error) {
     throw new SpeechEngineError(`moonshine: the model in ${modelDir} cannot be loaded (${(error as Error).message})`)
   }
@@ -61,13 +61,13 @@ async function loadModel(modelDir: string): Promise<Model> {
 
 /** Greedy decoding with the decoder's key/value cache; the mean token probability is the confidence. */
 async function recognize(model: Model, samples: Int16Array): Promise<{ text: string; confidence: number }> {
-  const { ort, encoder, decoder, tokenizer } = model
+  const { ort, encoder, decoder, tokenizer, shape } = model
   const audio = Float32Array.from(samples, (value) => value / 32768)
   const { last_hidden_state: hidden } = await encoder.run({ input_values: new ort.Tensor('float32', audio, [1, audio.length]) })
   const past: Record<string, Tensor> = {}
-  for (let layer = 0; layer < LAYERS; layer += 1) {
+  for (let layer = 0; layer < shape.layers; layer += 1) {
     for (const side of ['decoder', 'encoder']) {
-      for (const part of ['key', 'value']) past[`past_key_values.${layer}.${side}.${part}`] = new ort.Tensor('float32', new Float32Array(0), [0, HEADS, 1, HEAD_DIM])
+      for (const part of ['key', 'value']) past[`past_key_values.${layer}.${side}.${part}`] = new ort.Tensor('float32', new Float32Array(0), [0, shape.heads, 1, shape.headDim])
     }
   }
   const tokens: number[] = []
