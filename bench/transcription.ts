@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { pcmSamples } from '../src/platform/speech/audio.ts'
 import { batchBinOf } from '../src/platform/speech/engines/index.ts'
-import { moonshineAvailable, moonshineEngine } from '../src/platform/speech/engines/moonshine.ts'
+import { DEFAULT_MOONSHINE_DIR, moonshineAvailable, moonshineEngine } from '../src/platform/speech/engines/moonshine.ts'
 import { pocketsphinxEngine } from '../src/platform/speech/engines/pocketsphinx.ts'
 import type { SpeechEngine } from '../src/platform/speech/engines/types.ts'
 import { medianPitch } from '../src/platform/speech/pitch.ts'
@@ -47,7 +47,9 @@ function cpuSeconds(): number {
 export async function benchTranscription(): Promise<string> {
   if (!hasFlite) return 'transcription throughput: skipped (install flite)'
   const lines: string[] = []
-  if (await moonshineAvailable()) lines.push(await measure(moonshineEngine()))
+  // MOONSHINE_MODEL_DIR measures another Moonshine model (as the server would run it).
+  const modelDir = process.env.MOONSHINE_MODEL_DIR ?? DEFAULT_MOONSHINE_DIR
+  if (await moonshineAvailable(modelDir)) lines.push(await measure(moonshineEngine(modelDir)))
   // As the server builds it: pocketsphinx_batch when installed.
   if (hasPocketsphinx) lines.push(await measure(pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))))
   return lines.join('\n')

@@ -190,12 +190,12 @@ async function runMeeting(h: Harness, fixture: MeetingFixture): Promise<SpokenRe
   }
 }
 
-/** The engine the spoken evaluation hears with: the default (moonshine), or SPOKEN_ENGINE=pocketsphinx. */
+/** The engine the spoken evaluation hears with: the default (moonshine; MOONSHINE_MODEL_DIR for another model), or SPOKEN_ENGINE=pocketsphinx. */
 const ENGINE = process.env.SPOKEN_ENGINE ?? 'moonshine'
 
 export async function evaluateSpoken(ids: string[], log: (line: string) => void = () => {}): Promise<SpokenResult[]> {
   const fixtures = loadMeetingFixtures().filter((fixture) => ids.includes(fixture.id))
-  const h = await createHarness('sqlite', { env: { STT_ENGINE: ENGINE } })
+  const h = await createHarness('sqlite', { env: { STT_ENGINE: ENGINE, ...(process.env.MOONSHINE_MODEL_DIR ? { MOONSHINE_MODEL_DIR: process.env.MOONSHINE_MODEL_DIR } : {}) } })
   try {
     const results: SpokenResult[] = []
     // Meetings run a few at a time (pocketsphinx in child processes, moonshine on onnxruntime's threads: SPOKEN_CONCURRENCY, default 3).

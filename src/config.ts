@@ -185,7 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     language: read('STT_LANGUAGE', (raw) => raw, 'en'),
     openai: openaiUrl ? { url: openaiUrl, apiKey: read('STT_OPENAI_API_KEY', (raw) => raw, undefined), model: read('STT_OPENAI_MODEL', (raw) => raw, 'whisper-1') } : undefined,
     whisperModelPath: read('WHISPER_MODEL_PATH', (raw) => path.resolve(raw), undefined),
-    moonshineModelDir: read('MOONSHINE_MODEL_DIR', (raw) => path.resolve(raw), path.resolve(import.meta.dirname, '../models/moonshine-tiny')),
+    moonshineModelDir: read('MOONSHINE_MODEL_DIR', (raw) => path.resolve(raw), path.resolve(import.meta.dirname, '../models/moonshine-base')),
     pocketsphinxBin: read('POCKETSPHINX_BIN', (raw) => raw, 'pocketsphinx_continuous'),
     ffmpegBin: read('FFMPEG_BIN', (raw) => raw, 'ffmpeg'),
     voice: {

@@ -1,10 +1,12 @@
-// Moonshine tiny (Useful Sensors, MIT): an English encoder-decoder speech model, 27 M parameters,
-// run in process by onnxruntime-node on one thread (docs/speech.md, "The default engine"). Its
-// weights (quantized ONNX, 28 MB) ship in `models/moonshine-tiny/`, taken from the npm package
-// @moonshine-ai/moonshine-js 0.1.29; its vocabulary is LLaMA's (llama-tokenizer-js). It writes
-// punctuated, capitalized text but gives no word times, so each utterance is first cut where the
-// voice changes (from the audio alone: turns.ts) and where it runs long, each part is recognized
-// on its own, and the words get times spread over their part's speech.
+// Moonshine (Useful Sensors, MIT): English encoder-decoder speech models run in process by
+// onnxruntime-node on one thread (docs/speech.md, "The default engine"). Two ship in `models/`
+// as quantized ONNX: base (61 M parameters, 63 MB, the default; from the npm package
+// @usefulsensors/moonshine-js 0.1.12) and tiny (27 M, 28 MB; @moonshine-ai/moonshine-js 0.1.29),
+// each with `model.json` giving its decoder's shape; the vocabulary is LLaMA's
+// (llama-tokenizer-js). It writes punctuated, capitalized text but gives no word times, so each
+// utterance is first cut where the voice changes (from the audio alone: parts.ts) and where it
+// runs long, each part is recognized on its own, and the words get times spread over their
+// part's speech.
 import { access, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { SAMPLE_RATE } from '../audio.ts'
@@ -28,7 +30,7 @@ const TOKENS_PER_SECOND = 6
 /** Shorter than this is not worth a pass (a click, a breath). */
 const MIN_SAMPLES = SAMPLE_RATE * 0.25
 
-export const DEFAULT_MOONSHINE_DIR = path.resolve(import.meta.dirname, '../../../../models/moonshine-tiny')
+export const DEFAULT_MOONSHINE_DIR = path.resolve(import.meta.dirname, '../../../../models/moonshine-base')
 
 export async function moonshineAvailable(modelDir = DEFAULT_MOONSHINE_DIR): Promise<boolean> {
   try {
@@ -156,6 +158,8 @@ export function moonshineEngine(modelDir = DEFAULT_MOONSHINE_DIR): SpeechEngine 
           const slice = samples.subarray(part.startSample, part.endSample)
           if (slice.length < MIN_SAMPLES) continue
           const heard = await recognize(loaded, slice)
+          // A part ends where a voice stops or a pause is: its last sentence ends there too.
+          if (heard.text && !/[.!?…]["')\]]*$/.test(heard.text)) heard.text = `${heard.text.replace(/[,;:]+$/, '')}.`
           const partWords = timedWords(heard.text, part, heard.confidence)
           if (partWords.length === 0) continue
           if (part.newTurn && words.length > 0) turnStarts.push(words.length)
