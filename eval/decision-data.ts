@@ -13,11 +13,13 @@ import { joinCutSentences, turnIndexes } from '../src/modules/extraction/engine/
 import type { TranscriptSegmentInput } from '../src/modules/extraction/engine/types.ts'
 
 /** The splits a model may learn from; held-out-14 and later are sealed and never read. */
-export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'held-out-7', 'held-out-8', 'held-out-9', 'held-out-10', 'held-out-11', 'held-out-12', 'held-out-13'] as const
+export const SEEN_SPLITS = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'held-out-7', 'held-out-8', 'held-out-9', 'held-out-10', 'held-out-11', 'held-out-12', 'held-out-13', 'held-out-14'] as const
 
 export const trainingMeetingsDirectory = path.join(import.meta.dirname, '../test/fixtures/training-meetings')
 /** Recognizer output of the seen spoken splits, kept for training (`--keep-spoken-transcripts=<dir>`). */
 export const spokenTranscriptsDirectory = path.join(import.meta.dirname, 'spoken-transcripts')
+/** The same, heard by the default engine (Moonshine) rather than pocketsphinx. */
+export const moonshineTranscriptsDirectory = path.join(import.meta.dirname, 'spoken-transcripts-moonshine')
 
 export function seenFixtures(): MeetingFixture[] {
   return loadMeetingFixtures().filter((fixture) => (SEEN_SPLITS as readonly string[]).includes(fixture.split))
@@ -81,7 +83,7 @@ export function decisionExamples(fixture: MeetingFixture, kind: LearnedKind = 'd
 
 const overlapOf = (a: { startMs: number; endMs: number }, b: { startMs: number; endMs: number }) => Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs))
 
-type Saved = { segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string }[]; spans: { id: string; startMs: number; endMs: number }[] }
+type Saved = { segments: { id: string; text: string; startMs: number; endMs: number; speakerId?: string; confidence?: number }[]; spans: { id: string; startMs: number; endMs: number }[] }
 
 /** The saved recognizer output of a meeting, as eval/spoken-replay.ts gives it to the engine. */
 function spokenExamples(file: string, fixture: MeetingFixture, kind: LearnedKind): TrainingExample[] {
@@ -98,6 +100,7 @@ function spokenExamples(file: string, fixture: MeetingFixture, kind: LearnedKind
   const segments = saved.segments.map((segment) => ({
     id: segment.id, text: segment.text, startMs: segment.startMs, endMs: segment.endMs, language: 'en',
     ...(segment.speakerId ? { speakerId: segment.speakerId, speakerLabel: `Speaker ${segment.speakerId.replace(/^spk_/, '')}` } : {}),
+    ...(typeof segment.confidence === 'number' ? { confidence: segment.confidence } : {}),
   }))
   return examplesOf(segments, (id) => labels.get(id), fixture, kind)
 }
@@ -124,17 +127,18 @@ export function trainingExamples(fixtures: MeetingFixture[], config: TrainingCon
 }
 
 /**
- * Copies a spoken run's saved transcripts (`SPOKEN_SAVE_DIR`) of seen meetings into
- * eval/spoken-transcripts, keeping only what training reads (segment text, times and speaker; spans).
+ * Copies a spoken run's saved transcripts (`SPOKEN_SAVE_DIR`) of seen meetings into `into`
+ * (eval/spoken-transcripts or …-moonshine), keeping only what training and the replay read (segment text, times, speaker and confidence; spans).
  */
-export function keepSpokenTranscripts(from: string): void {
+export function keepSpokenTranscripts(from: string, into = spokenTranscriptsDirectory): void {
   const seen = new Set(seenFixtures().map((fixture) => fixture.id))
-  mkdirSync(spokenTranscriptsDirectory, { recursive: true })
+  mkdirSync(into, { recursive: true })
   for (const file of readdirSync(from).filter((name) => name.endsWith('.json') && seen.has(name.replace(/\.json$/, '')))) {
     const saved = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as Saved
-    const segments = saved.segments.map(({ id, text, startMs, endMs, speakerId }) => ({ id, text, startMs, endMs, ...(speakerId ? { speakerId } : {}) }))
+    // The recognizer's confidence too: the engine reads confident same-voice sentences as one turn (engine/turns.ts).
+    const segments = saved.segments.map(({ id, text, startMs, endMs, speakerId, confidence }) => ({ id, text, startMs, endMs, ...(speakerId ? { speakerId } : {}), ...(typeof confidence === 'number' ? { confidence } : {}) }))
     const spans = saved.spans.map(({ id, startMs, endMs }) => ({ id, startMs, endMs }))
-    writeFileSync(path.join(spokenTranscriptsDirectory, file), `${JSON.stringify({ segments, spans })}\n`)
+    writeFileSync(path.join(into, file), `${JSON.stringify({ segments, spans })}\n`)
     console.log(`kept ${file}: ${segments.length} segments`)
   }
 }

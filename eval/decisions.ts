@@ -11,7 +11,7 @@ import { summarize, type EvaluationReport } from '../src/modules/extraction/engi
 import { trainDecisionModel, type DecisionModel } from '../src/modules/extraction/engine/decision-model.ts'
 import type { ExtractOptions } from '../src/modules/extraction/engine/extractive.ts'
 import { evaluateExtractive } from './extraction.ts'
-import { SEEN_SPLITS, seenFixtures, spokenTranscriptsDirectory, trainingExamples, type TrainingConfig } from './decision-data.ts'
+import { moonshineTranscriptsDirectory, SEEN_SPLITS, seenFixtures, spokenTranscriptsDirectory, trainingExamples, type TrainingConfig } from './decision-data.ts'
 
 export { SEEN_SPLITS, seenFixtures } from './decision-data.ts'
 /** The threshold the detector ships with (chosen on the leave-one-split-out figures, docs/extraction.md). */
@@ -22,7 +22,7 @@ export const DECISION_THRESHOLD = 0.5
  * pass): training batches a and b; c–f (52 meetings written on 2026-11-25) lowered the first-run
  * decisions means (docs/extraction.md, thirteenth pass) and are read only when named (`--train-batches=`).
  */
-export const SHIPPED_TRAINING: TrainingConfig = { extra: ['a', 'b'], recognized: false, spoken: [spokenTranscriptsDirectory], minGroups: 1, l2: 1e-4 }
+export const SHIPPED_TRAINING: TrainingConfig = { extra: ['a', 'b'], recognized: false, spoken: [spokenTranscriptsDirectory, moonshineTranscriptsDirectory], minGroups: 1, l2: 1e-4 }
 
 /**
  * The training config, the shipped one unless the command line says otherwise: `--train=typed` (the

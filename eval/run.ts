@@ -39,10 +39,12 @@ if (process.argv.some((argument) => argument.startsWith('--spoken-replay='))) {
 
 // `--decisions-loso [--as-recognized] [--threshold=]`: the learned decision detector, leave one split out;
 // `--train-decisions`: train it on every seen split and write the shipped weights (eval/decisions.ts).
-// `--keep-spoken-transcripts=<dir>`: copy a spoken run's saved seen transcripts into eval/spoken-transcripts (training data).
+// `--keep-spoken-transcripts=<dir>`: copy a spoken run's saved seen transcripts into eval/spoken-transcripts (training data;
+// pocketsphinx's), or with `--moonshine` into eval/spoken-transcripts-moonshine (the default engine's).
 const keep = process.argv.find((argument) => argument.startsWith('--keep-spoken-transcripts='))?.slice('--keep-spoken-transcripts='.length)
 if (keep) {
-  ;(await import('./decision-data.ts')).keepSpokenTranscripts(keep)
+  const data = await import('./decision-data.ts')
+  data.keepSpokenTranscripts(keep, process.argv.includes('--moonshine') ? data.moonshineTranscriptsDirectory : data.spokenTranscriptsDirectory)
   process.exit(0)
 }
 // `--train-decisions` retrains every shipped learned model: decisions, then outcomes and questions (eval/kinds.ts).
