@@ -47,11 +47,13 @@ function cpuSeconds(): number {
 export async function benchTranscription(): Promise<string> {
   if (!hasFlite) return 'transcription throughput: skipped (install flite)'
   const lines: string[] = []
+  // BENCH_TRANSCRIPTION_ENGINES=moonshine (or pocketsphinx) measures one of them only.
+  const engines = (process.env.BENCH_TRANSCRIPTION_ENGINES ?? 'moonshine,pocketsphinx').split(',')
   // MOONSHINE_MODEL_DIR measures another Moonshine model (as the server would run it).
   const modelDir = process.env.MOONSHINE_MODEL_DIR ?? DEFAULT_MOONSHINE_DIR
-  if (await moonshineAvailable(modelDir)) lines.push(await measure(moonshineEngine(modelDir)))
+  if (engines.includes('moonshine') && await moonshineAvailable(modelDir)) lines.push(await measure(moonshineEngine(modelDir)))
   // As the server builds it: pocketsphinx_batch when installed.
-  if (hasPocketsphinx) lines.push(await measure(pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))))
+  if (engines.includes('pocketsphinx') && hasPocketsphinx) lines.push(await measure(pocketsphinxEngine('pocketsphinx_continuous', batchBinOf('pocketsphinx_continuous'))))
   return lines.join('\n')
 }
 

@@ -15,6 +15,8 @@ export type SpeechPart = {
   speechEndMs: number
   /** true when a new voice starts here (not for the first part, nor for a cut made for length) */
   newTurn: boolean
+  /** its stretches of sound, ms from the start of the utterance: pauses of 100 ms and more between them */
+  voiced: [number, number][]
 }
 
 const FRAME = SAMPLE_RATE / 50
@@ -67,7 +69,12 @@ export function speechParts(samples: Int16Array): SpeechPart[] {
   return parts
 }
 
-/** The part's sample range, and where its speech is (frames within 1/20 of its loudest). */
+/** Frames quieter than this share of the part's loudest (power; −20 dB) are a pause between words or sentences. */
+const PAUSE_SHARE = 1 / 100
+/** A quiet stretch shorter than this is inside a word or between two words said together. */
+const MIN_PAUSE_FRAMES = 5
+
+/** The part's sample range, where its speech is (frames within 1/20 of its loudest) and its stretches of sound. */
 function partOf(loudness: Float64Array, length: number, from: number, to: number, newTurn: boolean): SpeechPart {
   let peak = 0
   for (let frame = from; frame < to; frame += 1) peak = Math.max(peak, loudness[frame]!)
@@ -75,11 +82,24 @@ function partOf(loudness: Float64Array, length: number, from: number, to: number
   while (first < to - 1 && loudness[first]! < peak / 400) first += 1
   let last = to - 1
   while (last > first && loudness[last]! < peak / 400) last -= 1
+  const voiced: [number, number][] = []
+  let quiet = 0
+  for (let frame = first; frame <= last; frame += 1) {
+    if (loudness[frame]! < peak * PAUSE_SHARE) {
+      quiet += 1
+      continue
+    }
+    const run = voiced[voiced.length - 1]
+    if (run && quiet < MIN_PAUSE_FRAMES) run[1] = (frame + 1) * FRAME_MS
+    else voiced.push([frame * FRAME_MS, (frame + 1) * FRAME_MS])
+    quiet = 0
+  }
   return {
     startSample: from * FRAME,
     endSample: Math.min(length, to * FRAME),
     speechStartMs: first * FRAME_MS,
     speechEndMs: (last + 1) * FRAME_MS,
     newTurn,
+    voiced: voiced.length ? voiced : [[first * FRAME_MS, (last + 1) * FRAME_MS]],
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { pcmSamples } from '../audio.ts'
 import { speechParts } from '../parts.ts'
 import { splitUtterance } from '../turns.ts'
-import { moonshineAvailable, moonshineEngine } from './moonshine.ts'
+import { moonshineAvailable, moonshineEngine, timedWords } from './moonshine.ts'
 import { hasFfmpeg, hasFlite, speak, synthesizeMeeting, wordErrorRate } from '../../../../test/speech.ts'
 
 const speech = hasFlite && hasFfmpeg
@@ -49,6 +49,17 @@ describe('moonshine', () => {
     const second = result!.words!.slice(result!.turnStarts![0]).map((word) => word.word).join(' ')
     expect(wordErrorRate(turns[1]!.text, second)).toBeLessThanOrEqual(0.2)
   }, 60_000)
+
+  it('lays the words over the part\'s sound, so a pause falls between two sentences rather than inside a word', () => {
+    const part = { startSample: 0, endSample: 48_000, speechStartMs: 100, speechEndMs: 2900, newTurn: false, voiced: [[100, 1300], [1900, 2900]] as [number, number][] }
+    const words = timedWords('We ship on Friday. Agreed, fine.', part, 0.9)
+    expect(words.map((word) => word.word)).toEqual(['We', 'ship', 'on', 'Friday.', 'Agreed,', 'fine.'])
+    const friday = words[3]!
+    const agreed = words[4]!
+    expect(friday.endMs).toBeLessThanOrEqual(1300)
+    expect(agreed.startMs).toBeGreaterThanOrEqual(1300)
+    for (const word of words) expect(part.voiced.some(([start, end]) => word.startMs >= start && word.startMs <= end)).toBe(true)
+  })
 
   it('keeps a written sentence whole across a spelled letter or an abbreviation, and cuts at real ends', () => {
     const text = "It's T. R. 80417. Dr. Patel signed it, e.g. the permit. Then we go, right? Yes."

@@ -123,20 +123,35 @@ function repeats(tokens: number[]): boolean {
 
 const WORD = /[\p{L}\p{N}]/u
 
-/** The part's words, each given a share of its speech in proportion to its length. */
-function timedWords(text: string, part: SpeechPart, confidence: number): RecognizedWord[] {
+/**
+ * The part's words, each given a share of its sound in proportion to its length: laid over the
+ * stretches of sound only, so a pause falls between words (where sentences and turns end) rather
+ * than inside one.
+ */
+export function timedWords(text: string, part: SpeechPart, confidence: number): RecognizedWord[] {
   const tokens = text.split(/\s+/).filter((token) => WORD.test(token))
   const total = tokens.reduce((sum, token) => sum + token.length + 1, 0)
-  const span = part.speechEndMs - part.speechStartMs
-  let at = 0
+  const sound = part.voiced.reduce((sum, [start, end]) => sum + end - start, 0)
+  // The moment `share` of the way through the part's sound.
+  const at = (share: number) => {
+    let left = share * sound
+    for (const [start, end] of part.voiced) {
+      if (left <= end - start) return Math.round(start + left)
+      left -= end - start
+    }
+    return part.voiced[part.voiced.length - 1]![1]
+  }
+  let done = 0
   return tokens.map((token) => {
-    const startMs = Math.round(part.speechStartMs + (span * at) / total)
-    at += token.length + 1
-    return { word: token, startMs, endMs: Math.round(part.speechStartMs + (span * (at - 1)) / total), confidence }
+    const startMs = at(done / total)
+    done += token.length + 1
+    // The word ends where its share does, or where its stretch of sound does, whichever is first.
+    const stretch = part.voiced.find(([start, end]) => startMs >= start && startMs < end)
+    const endMs = Math.max(startMs, Math.min(at((done - 1) / total), stretch ? stretch[1] : Infinity))
+    return { word: token, startMs, endMs, confidence }
   })
 }
 
-/** English only: `auto` takes it when STT_LANGUAGE is English (engines/index.ts). */
 export function moonshineEngine(modelDir = DEFAULT_MOONSHINE_DIR): SpeechEngine {
   let loading: Promise<Model> | undefined
   const model = () => (loading ??= loadModel(modelDir).catch((error: unknown) => {
