@@ -169,7 +169,10 @@ export function moonshineEngine(modelDir = DEFAULT_MOONSHINE_DIR): SpeechEngine 
         const turnStarts: number[] = []
         let confidence = 0
         let counted = 0
+        // A new voice whose first part is too short or silent starts its turn at its next words.
+        let newTurn = false
         for (const part of speechParts(samples)) {
+          newTurn ||= part.newTurn
           const slice = samples.subarray(part.startSample, part.endSample)
           if (slice.length < MIN_SAMPLES) continue
           const heard = await recognize(loaded, slice)
@@ -177,7 +180,8 @@ export function moonshineEngine(modelDir = DEFAULT_MOONSHINE_DIR): SpeechEngine 
           if (heard.text && !/[.!?…]["')\]]*$/.test(heard.text)) heard.text = `${heard.text.replace(/[,;:]+$/, '')}.`
           const partWords = timedWords(heard.text, part, heard.confidence)
           if (partWords.length === 0) continue
-          if (part.newTurn && words.length > 0) turnStarts.push(words.length)
+          if (newTurn && words.length > 0) turnStarts.push(words.length)
+          newTurn = false
           words.push(...partWords)
           texts.push(heard.text)
           confidence += heard.confidence * partWords.length
