@@ -1,4 +1,4 @@
-// The web client's story on the real server process (pocketsphinx transcribing, mail over SMTP):
+// The web client's story on the real server process (the default engine, Moonshine, transcribing; mail over SMTP):
 // a person signs in with the mailed code, records a spoken meeting from the fake microphone and
 // watches its transcript arrive, ends it, accepts the extracted action and moves it to review; a
 // colleague invited by link joins in a second browser, reviews it, and the first person sees the
@@ -13,7 +13,7 @@ const unreadCount = async (page: Page) => Number(await page.getByTestId('unread-
 
 for (const kind of databaseKinds) {
   test.describe(`web client story [${kind}]`, () => {
-    const served = serveWithMail(kind, { STT_ENGINE: 'pocketsphinx', JOB_POLL_INTERVAL_MS: '100' })
+    const served = serveWithMail(kind, { STT_ENGINE: 'moonshine', JOB_POLL_INTERVAL_MS: '100' })
 
     test('sign in, record, settle the work, invite a reviewer, share', async ({ browser }) => {
       const { server, mail } = served
