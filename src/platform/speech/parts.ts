@@ -5,7 +5,7 @@
 // its quietest moment (encoder-decoder models are trained on short clips and drift on long ones).
 import { SAMPLE_RATE } from './audio.ts'
 import { changesAmong } from './turns.ts'
-import { voiceFrames } from './voice.ts'
+import { FRAME_MS, voiceFrames } from './voice.ts'
 
 export type SpeechPart = {
   startSample: number
@@ -19,8 +19,7 @@ export type SpeechPart = {
   voiced: [number, number][]
 }
 
-const FRAME = SAMPLE_RATE / 50
-const FRAME_MS = 20
+const FRAME = (SAMPLE_RATE / 1000) * FRAME_MS
 const STEP_MS = 100
 /** a voice-change cut moves to the quietest 20 ms frame within this distance */
 const SNAP_MS = 250
