@@ -163,7 +163,9 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   // "Let's figure that out later" puts a choice off; it makes none.
   const letsAt = cues.language !== 'en' || ONLY_A_DATE.test(body) ? -1 : position(/\blet(?:'s| us)\s+(?!figure\b|see\b|wait\b|make sure\b|us\b|discuss\b|talk\b|think\b|revisit\b|find out\b|come back\b|be\b|keep an eye\b|flag\b|(?:actually |just )?(?:pick|choose|set|find|agree on) (?:a|an) (?:date|day|time|slot|name)\b)\w/, body)
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
-  const decisionAt = earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
+  // "Let's crack on", "we'll leave it there", "let's sort out who": the meeting's own running, or a
+  // choice put off, said with a decision's words; no choice is made (an action it names still is one).
+  const decisionAt = cues.language === 'en' && MEETING_PROCESS.test(body) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
   if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
     return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned })
@@ -216,6 +218,7 @@ const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:
 
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
+const MEETING_PROCESS = new RegExp(String.raw`^(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*)?|crack on|get going|get started|get on with it|get to (?:that|it|this|them)(?: later)?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s*$)`)
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
 
