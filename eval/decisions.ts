@@ -85,6 +85,7 @@ export function runDecisionsLoso(argv: string[]): void {
   console.log(`${'all (pooled)'.padEnd(12)} ${prf(r).padEnd(22)} ${prf(l).padEnd(22)} ${prf(b).padEnd(22)} ${r.byKind.action.f1.toFixed(3)} → ${b.byKind.action.f1.toFixed(3)} / ${r.overall.f1.toFixed(3)} → ${b.overall.f1.toFixed(3)}`)
   if (argv.includes('--verbose')) {
     for (const score of pooled.both) for (const item of score.spurious) if (item.kind === 'decision') console.log(`  spurious [${item.sourceSegmentIds.join(',')}] ${item.title} (${item.confidence})`)
+    for (const score of pooled.both) for (const label of score.missed) if (label.kind === 'decision') console.log(`  missed [${label.sourceSegmentIds.join(',')}] ${label.title}`)
   }
 }
 

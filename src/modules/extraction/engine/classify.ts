@@ -253,7 +253,7 @@ export function summedUpAfterYes(clause: string, context: ClauseContext): Candid
 }
 
 /** "Okay. Yeah. Ten then.": after the turn's own yes, a short "X then" settles what was proposed. */
-const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
+const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+,?\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
 
 export function settledAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
   const { cues } = context
