@@ -90,7 +90,9 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
     if (draft.kind === kind || draft.confidence < DEFAULT_QUALITY_GATE) continue
     for (const mention of draft.mentions) otherwise.set(mention.segmentId, [...(otherwise.get(mention.segmentId) ?? []), mention.text])
   }
-  const readAsOther = (segmentId: string, text: string) => rules.never(text) || (otherwise.get(segmentId) ?? []).some((clause) => clause.length > 0 && text.includes(clause))
+  // Compared by their words: a clause joined with its condition ("once X, Maria will…") loses the comma the sentence has.
+  const plain = (text: string) => ` ${wordsOf(text).join(' ')} `
+  const readAsOther = (segmentId: string, text: string) => rules.never(text) || (otherwise.get(segmentId) ?? []).some((clause) => plain(clause).trim().length > 0 && plain(text).includes(plain(clause)))
   const scored = units.map((unit) => {
     const without = scoreFeatures(model, unitFeatures(unit, false))
     const score = unit.after === undefined ? without : scoreFeatures(model, unitFeatures(unit, true))
