@@ -19,7 +19,7 @@ const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)
 
 /** Other records kept under a number: "work order eleven forty two", "a claim, it's C eleven eighty seven", "PO 4471". */
 const NUMBERED_RECORD = new RegExp(
-  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|incident(?: report)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket)` +
+  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|job card|service bulletin|bulletin|directive|permit|deviation|experiment|rfc|incident(?: report| number)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket)` +
     String.raw`(?:'s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:(?!(?:at|by|around|before|after|until|till|since)\s)(?:[a-z](?:\s+[a-z]){0,2}|[a-z]{2,4})\s+)?(?<!\b(?:${NUMBER_WORD})\s)${ID_NUMBER}\b`,
 )
 
@@ -41,7 +41,13 @@ const KEPT_IN_DOCUMENT = new RegExp(String.raw`\b(?:is|are|it's|its|they're|that
 const DOCUMENT_PART = new RegExp(String.raw`\b(?:${DOCUMENT_NOUN}|file|page)(?:'s|s| is) (?:called|named|titled)\b|\b(?:section|chapter|appendix|clause|page) ${SPOKEN_NUMBER} of (?:the|our) (?:[\w-]+ ){0,3}(?:${DOCUMENT_NOUN}|plan|policy)\b|\b(?:${DOCUMENT_NOUN}|plan|policy),? (?:version|v) ${SPOKEN_NUMBER}\b`)
 
 /** A document called by its name, as typed, after an article: "the Winter Operations Plan", "the Peak Ops Playbook", "the Q1 OKR doc". */
-const NAMED_DOCUMENT = /\b(?:the|a|our|their|in|on|into|to|from|per) (?!The\b)(?:(?:[A-Z][\w-]*|[A-Z]?\d[\w.]*|v\d[\w.]*) ){1,4}(?:Plan|Log|Manual|Guide|Guidelines|Handbook|Playbook|Runbook|Checklist|Tracker|Matrix|Report|Contract|Template|Form|Policy|Sheet|[Dd]oc|[Ss]heet|[Tt]racker)\b/
+const NAMED_DOCUMENT = /\b(?:[Tt]he|a|[Oo]ur|[Tt]heir|in|on|into|to|from|per) (?!The\b)(?:(?:[A-Z][\w&-]*|[A-Z]?\d[\w.]*|v\d[\w.]*) ){1,4}(?:Plan|Log|Manual|Guide|Guidelines|Handbook|Playbook|Runbook|Checklist|Tracker|Matrix|Report|Contract|Template|Form|Policy|Sheet|Award|Directive|Agreement|Rota|Dashboard|Planner|[Dd]oc|[Ss]heet|[Tt]racker|[Ss]preadsheet|[Pp]age|[Rr]ota|[Ff]orm|[Dd]ashboard)\b|\b(?:[Tt]he|[Oo]ur) (?:[\w-]+ ){0,3}SOP\b/
+
+/** A document named by a kind of record people keep by name, lower case: "the reindex runbook", "the loan agreement says". */
+const KNOWN_DOCUMENT = /\bthe (?:[a-z0-9-]+ ){1,2}(?:runbook|playbook|handbook|style guide|design doc|pitch doc|postmortem doc|migration doc|migration guide|time sheet)\b|\bthe (?:loan|service|rental|licen[cs]e|supply|hire|framework|partnership|data sharing) agreement\b/
+
+/** An id said aloud after its letters, as typed: "it's K R twenty-eight oh seven", "DISP eleven eighty-seven", "RFC thirty-eight". */
+const SPOKEN_ID = new RegExp(String.raw`\b(?!(?:I|A|OK|AM|PM|TV|UK|US|EU|HR|IT|QA|UTC|GMT|ETA|CEO|CFO|COO|CTO|VP|GP|MP|DJ|OR|ER|ICU|AC|DC|ID)\b)(?:[A-Z]{2,6}|[A-Z](?: [A-Z]){0,3})[\s-]+${ID_NUMBER}\b`)
 
 /** Kept in a product named as one word with inner capitals, as typed: "in HerdTrack", "the draft's in HealthRoster". */
 const IN_NAMED_TOOL = /\b(?:it's|its|is|are|they're|all|everything's|draft's|sheet|doc|rota|list|schedule|tracker|notes) (?:all )?(?:in|on) [A-Z][a-z]+[A-Z][A-Za-z]*\b/
@@ -67,6 +73,8 @@ export function pointsAtArtifact(lower: string, asSaid: string): boolean {
     DOCUMENT_PART.test(lower) ||
     REVIEWED_RECORD.test(lower) ||
     NAMED_DOCUMENT.test(asSaid) ||
+    KNOWN_DOCUMENT.test(lower) ||
+    SPOKEN_ID.test(asSaid) ||
     IN_NAMED_TOOL.test(asSaid) ||
     SHORT_ID.test(asSaid)
   )
