@@ -52,8 +52,8 @@ const SPOKEN_ID = new RegExp(String.raw`\b(?!(?:I|A|OK|AM|PM|TV|UK|US|EU|HR|IT|Q
 /** Kept in a product named as one word with inner capitals, as typed: "in HerdTrack", "the draft's in HealthRoster". */
 const IN_NAMED_TOOL = /\b(?:it's|its|is|are|they're|all|everything's|draft's|sheet|doc|rota|list|schedule|tracker|notes) (?:all )?(?:in|on) [A-Z][a-z]+[A-Z][A-Za-z]*\b/
 
-/** A record id with a one-letter prefix, as typed: "sheet L-201", "claim C-1187". */
-const SHORT_ID = /\b[A-Z]-\d{2,}\b/
+/** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187"), or letters run into its number as a recognizer writes it ("exp118"). */
+const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b/
 
 /** A ticket said with its number ("ticket web four twelve"). */
 export const saysTicket = (lower: string): boolean => TICKET.test(lower)
