@@ -24,6 +24,13 @@ describe('references in speech and text', () => {
       'The calving sheet in HerdTrack is half done.',
       'That\'s sheet L-201.',
       'This is the review for INC forty four seventy one, the search lag on Monday.',
+      'It\'s K R twenty-eight oh seven, I\'ve got it open.',
+      'There\'s a ticket, DISP eleven eighty-seven.',
+      'His job card\'s fourteen oh six, if you want the details.',
+      'The Representment Playbook is still on the old rules.',
+      'The seahorse SOP still has the old temperature range in it.',
+      'Also, the reindex runbook is two years out of date.',
+      'Okay, so, exp118, the seven-day trial against our normal fourteen.',
     ]) expect(points(text), text).toBe(true)
   })
 
@@ -36,6 +43,9 @@ describe('references in speech and text', () => {
       'We got forty kits in on Tuesday.',
       'I recall twenty people came last year.',
       'They opened a ticket at eleven oh two and nothing fired.',
+      'I think we need an AC unit for two hundred people.',
+      'The plan is fine, OK twenty minutes then.',
+      'Our budget is about twenty thousand.',
     ]) expect(points(text), text).toBe(false)
   })
 
