@@ -92,7 +92,11 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
   }
   // Compared by their words: a clause joined with its condition ("once X, Maria will…") loses the comma the sentence has.
   const plain = (text: string) => ` ${wordsOf(text).join(' ')} `
-  const readAsOther = (segmentId: string, text: string) => rules.never(text) || (otherwise.get(segmentId) ?? []).some((clause) => plain(clause).trim().length > 0 && plain(text).includes(plain(clause)))
+  const readAsOther = (segmentId: string, text: string) => {
+    if (rules.never(text)) return true
+    const sentence = plain(text)
+    return (otherwise.get(segmentId) ?? []).map(plain).some((clause) => clause.trim().length > 0 && sentence.includes(clause))
+  }
   const scored = units.map((unit) => {
     const without = scoreFeatures(model, unitFeatures(unit, false))
     const score = unit.after === undefined ? without : scoreFeatures(model, unitFeatures(unit, true))

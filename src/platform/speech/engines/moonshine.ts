@@ -152,6 +152,7 @@ export function timedWords(text: string, part: SpeechPart, confidence: number): 
   })
 }
 
+/** English only: `auto` takes it when STT_LANGUAGE is English (engines/index.ts). */
 export function moonshineEngine(modelDir = DEFAULT_MOONSHINE_DIR): SpeechEngine {
   let loading: Promise<Model> | undefined
   const model = () => (loading ??= loadModel(modelDir).catch((error: unknown) => {
