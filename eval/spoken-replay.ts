@@ -8,6 +8,8 @@
 // detector trained on every seen split but the meeting's own (eval/decisions.ts); `--kinds-loso
 // [--kinds=outcome,question] [--threshold=<x>]`: also outcomes and questions by the rules and a learned
 // detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
+// `--oracle-speakers`: each segment keeps the recognizer's words but takes the labelled speaker of the
+// turn it overlaps most (measures what speaker attribution costs; 2026-11-26: nothing, 0.733 → 0.731).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
@@ -65,6 +67,15 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     const file = path.join(dir, `${fixture.id}.json`)
     if (!existsSync(file) || (picked && !picked.includes(fixture.id))) continue
     const { segments, spans } = JSON.parse(readFileSync(file, 'utf8')) as Saved
+    // `--oracle-speakers` (measuring only): each segment takes the labelled speaker of the span it overlaps most.
+    if (argv.includes('--oracle-speakers')) {
+      for (const segment of segments) {
+        const [best] = [...spans].sort((a, b) => overlapOf(segment, b) - overlapOf(segment, a))
+        const voice = best && (best.speakerId ?? fixture.segments.find((each) => each.id === best.id)?.speakerId)
+        const voices = [...new Set(fixture.segments.map((each) => each.speakerId))]
+        if (voice) segment.speakerId = `spk_${voices.indexOf(voice) + 1}`
+      }
+    }
     const input: ExtractionInput = {
       segments: segments.map((segment) => ({
         id: segment.id, text: segment.text, startMs: segment.startMs, endMs: segment.endMs, language: 'en',

@@ -179,7 +179,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
     return { kind: 'decision', semanticType: isPolicy ? 'policy' : 'choice', confidence, ...(letsOnly ? { letsOnly: true } : {}) }
   }
   if (cues.referenceLink.test(asSaid)) return { kind: 'reference', semanticType: 'link', confidence: 0.85 }
-  if (cues.language === 'en' && saysTicket(body)) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
+  // "The reset failed again, same bug, live 2291": a result reported with its ticket is the result; the ticket is added beside it.
+  if (cues.language === 'en' && saysTicket(body) && !(cues.outcomeDone.test(body) && !cues.notOutcome.test(body))) return { kind: 'reference', semanticType: 'link', confidence: 0.7 }
   // "初稿已经写完了，放在共享文档里": progress reported as such is the item; the assembler adds the
   // document beside it. "文档我写好了，放在知识库里" only points at the document.
   const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)

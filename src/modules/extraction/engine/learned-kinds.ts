@@ -84,10 +84,11 @@ export function learnedDrafts(kind: LearnedKind, segments: TranscriptSegmentInpu
   // The turns that answer a question asked in the turn before them.
   const replies = new Set<number>()
   if (rules.notInReplies) segments.forEach((segment, index) => { if (asks(segment.text) && turnOf[index + 1] === turnOf[index]! + 1) replies.add(turnOf[index]! + 1) })
-  // What the rules read as another kind of item (work taken, a question or put-off, a result, a choice) is not this kind.
+  // What the rules read as another kind of item (work taken, a question or put-off, a result, a choice) is not this kind;
+  // a result may name its record ("the reset failed again, same bug, live 2291"), so a reference does not rule out an outcome.
   const otherwise = new Map<string, string[]>()
   for (const draft of drafts) {
-    if (draft.kind === kind || draft.confidence < DEFAULT_QUALITY_GATE) continue
+    if (draft.kind === kind || draft.confidence < DEFAULT_QUALITY_GATE || (kind === 'outcome' && draft.kind === 'reference')) continue
     for (const mention of draft.mentions) otherwise.set(mention.segmentId, [...(otherwise.get(mention.segmentId) ?? []), mention.text])
   }
   // Compared by their words: a clause joined with its condition ("once X, Maria will…") loses the comma the sentence has.

@@ -31,6 +31,21 @@ describe('references in speech and text', () => {
       'The seahorse SOP still has the old temperature range in it.',
       'Also, the reindex runbook is two years out of date.',
       'Okay, so, exp118, the seven-day trial against our normal fourteen.',
+      // as Moonshine writes them: digits, plurals, ids run together, lower-case names
+      'His job cards 1406, if you want the details.',
+      'No worries, so, Tomash is Doc, RFC 38, the online feature store.',
+      'Right, practice directive fourteen.',
+      'I\'ve put it on the tech log as TW, um TW 93.',
+      'I\'ll do it under SRCH nine o two.',
+      'Same bug, live 2291, the top hundred didn\'t get their rewards.',
+      'For the minutes, the incident numbers F241739.',
+      'I opened a case with the vendor. Case 8 2 1 3, I\'ll recalibrate it tomorrow.',
+      'I\'ll add a phone confirmed column to the interpreter roster sheet today.',
+      'It\'s all in the Q4 possession plan.',
+      'Right, the post-mortem doc has both.',
+      'It\'s the one called Lakeview HOA 2028.',
+      'I was looking at the tech schedule version 4.',
+      'It\'s all in the readout doc in Notion.',
     ]) expect(points(text), text).toBe(true)
   })
 
@@ -46,6 +61,11 @@ describe('references in speech and text', () => {
       'I think we need an AC unit for two hundred people.',
       'The plan is fine, OK twenty minutes then.',
       'Our budget is about twenty thousand.',
+      'We said nine o\'clock, ticket at nine o\'clock.',
+      'The QA 15 minutes before close.',
+      'We need 2 4 6 chairs.',
+      'Put it in the same old spreadsheet.',
+      'It\'s in the plan.',
     ]) expect(points(text), text).toBe(false)
   })
 

@@ -20,7 +20,8 @@ export function makeTitle(clause: string, cues: CueSet, names: string[]): string
   }
   text = text.replace(/[\s,，。.!！?？;；:：]+$/u, '').replace(/^[\s,，:：;；-]+/u, '')
   if (!text) text = clause.trim().replace(/[\s。.!！?？]+$/u, '')
-  return truncate(capitalize(text), MAX_TITLE)
+  // Clauses are rejoined without the space after an English comma ("by the 9th,it's"); a reader gets it back.
+  return truncate(capitalize(text.replace(/,(?=[^\s\d,])/g, ', ')), MAX_TITLE)
 }
 
 function stripPrefix(text: string, pattern: RegExp): string {
