@@ -75,10 +75,20 @@ export function spokenForm(lower: string): string {
     .replace(/\b([a-z]+(?:'[a-z]+)?)(?:,?\s+\1\b)+/g, '$1')
     // pocketsphinx hears a clipped "I'll" as "by all" ("by all draft the letter"); "by all means/accounts" stay.
     .replace(/(^|[.!?,]\s+|\s)by all (?!means\b|accounts\b|of\b|the\b|these\b|those\b|this\b|that\b|our\b|their\b|your\b|my\b|its\b|his\b|her\b|them\b|us\b|you\b|me\b|counts\b|standards\b|[a-z]+ed\b|[a-z]+s\b)(?=[a-z]+\b)/g, "$1i'll ")
+    // A recognizer splits and hyphenates words a typist joins: "some body has to", "every one", "to-morrow".
+    .replace(/\b(some|any|no|every) (body|one)\b(?! of\b)/g, '$1$2')
+    .replace(/\bto-(morrow|night|day)\b/g, 'to$1')
+    // …and loses the "'ll" of a commitment with its time ("i write it and queue it for tomorrow morning").
+    .replace(new RegExp(String.raw`(?<!\b(?:when|if|before|after|once|until|till|unless|as|whether|that|what|where|how|do|can|should|could|would|did)\s)\bi (${COMMITTED_VERB})\b(?=[^.!?]*\b${FUTURE_TIME}\b)`, 'g'), "i'll $1")
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.!?])/g, '$1')
     .trim()
 }
+
+/** Verbs a commitment takes ("I'll send…"), for the "'ll" a recognizer drops. */
+const COMMITTED_VERB = 'send|email|mail|write|call|check|look|ask|book|order|update|fix|add|take|get|finish|draft|review|test|retest|chase|ping|text|share|post|schedule|move|talk|sort|prepare|print|clean|change|contact|confirm|follow up|make|tell|bring|pick|handle|cover|organi[sz]e|file|log|raise|redo|rig|build|run|put|do'
+/** A time still to come, as said ("tonight", "by Friday", "tomorrow morning", "next week"). */
+const FUTURE_TIME = String.raw`(?:today|tonight|tomorrow|this (?:afternoon|evening|week)|next (?:week|month|monday|tuesday|wednesday|thursday|friday)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon|the end|end of|eod|close|then|the \d|\d))`
 
 /** "Do I need to present…?", "am I supposed to…": the speaker asks about their own part; by wording, with or without "?". */
 const ASKS_ABOUT_SELF = /^(?:do|did|am|must|have) i\b|^(?:should|will|would|can|could) i (?:need|have|be|present|attend|join|bring|prepare|talk|speak|go|come|expect)\b/

@@ -133,6 +133,18 @@ function heardBySegment(segments: TranscriptSegmentInput[]): Map<string, number>
   return new Map(segments.flatMap((segment) => typeof segment.confidence === 'number' ? [[segment.id, segment.confidence] as const] : []))
 }
 
+const FRAGMENT_CONFIDENCE = 0.3
+const BARE_COMMITMENT = /\b(?:i|we)(?:'ll| will)\s+[a-z]+[.!?]*$/i
+const BACKCHANNEL = /^(?:right|okay|ok|really|sorry|what|yeah|yes|no|sure|honestly|seriously|and|so|well)$/i
+
+/** Said once, one English word left of it, and that word a bare verb after "I'll" or a backchannel asked. */
+function isFragment(draft: Draft): boolean {
+  const title = titleOf(draft).trim()
+  if (draft.mentions.length !== 1 || !/^[A-Za-z']+$/.test(title)) return false
+  const said = draft.mentions[0]!.text.trim()
+  return BARE_COMMITMENT.test(said) || (draft.kind === 'question' && BACKCHANNEL.test(title))
+}
+
 function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Map<string, number>, people: People): number {
   let confidence = draft.confidence
   const mentionedIn = new Set(draft.mentions.map((mention) => mention.segmentIndex)).size
@@ -143,6 +155,9 @@ function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Ma
   // Words the recognizer was unsure of throughout: most likely misheard, so kept below the gate.
   const heard = draft.mentions.map((mention) => heardIn.get(mention.segmentId) ?? 1)
   if (Math.max(...heard) < MISHEARD) confidence = Math.min(confidence, MISHEARD_CONFIDENCE)
+  // One English word left once fillers and cues are gone ("We'll do.", "I'll use.", "Right?"): a fragment, most often a
+  // sentence the recognizer cut, says no work of its own.
+  if (isFragment(draft)) confidence = Math.min(confidence, FRAGMENT_CONFIDENCE)
   return Math.round(Math.max(0.05, Math.min(0.98, confidence)) * 100) / 100
 }
 

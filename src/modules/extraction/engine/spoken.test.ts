@@ -225,4 +225,16 @@ describe('extractive engine, seventh pass: put-offs, dates and state changes', (
     ], { participants: [{ speakerId: 'bob', name: 'Bob Lee' }] }), { decisions: 'rules' })
     expect(items.map((item) => item.kind)).toEqual(['action'])
   })
+
+  it('reads speech as Moonshine writes it: split words, a dropped "\'ll", a choice after a comma, and no item from a cut fragment', () => {
+    const items = visible(meeting([
+      ['ben', 'I write the follow-up post for the seller forum to-morrow morning.'],
+      ['ana', 'Also, some body has to redo the timetable cases at the hospital stop.'],
+      ['cat', 'Thirty six, it is.'],
+      ['ana', "We'll do."],
+      ['ben', 'Right?'],
+    ]))
+    expect(items.map((item) => [item.kind, item.sourceSegmentIds[0]?.split('.')[0]])).toEqual([['action', 's1'], ['action', 's2'], ['decision', 's3']])
+    expect(items[0]).toMatchObject({ ownerSpeakerId: 'ben' })
+  })
 })
