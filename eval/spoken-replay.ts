@@ -10,6 +10,8 @@
 // detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
 // `--oracle-speakers`: each segment keeps the recognizer's words but takes the labelled speaker of the
 // turn it overlaps most (measures what speaker attribution costs; 2026-11-26: nothing, 0.733 → 0.731).
+// `--oracle-speakers`: each segment keeps the recognizer's words but takes the labelled speaker of the
+// turn it overlaps most (measures what speaker attribution costs; 2026-11-26: nothing, 0.733 → 0.731).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'

@@ -14,7 +14,7 @@ export function clausesByKind(sentence: string, context: ClauseContext): string[
     const signals = classifyClause(part, context)
     const kind = signals.candidate?.kind
     const isSubjectless = kind === 'action' && signals.candidate?.owner.mode === 'speaker' && !/我|\bi\b|\bi'(?:ll|m|d)\b|\blet me\b|^me\b/i.test(part)
-    const hasKind = ((kind === 'action' || kind === 'decision') && !isSubjectless) || signals.confirmation || signals.acceptance
+    const hasKind = ((kind === 'action' || kind === 'decision' || kind === 'outcome') && !isSubjectless) || signals.confirmation || signals.acceptance
     const current = groups[groups.length - 1]
     if (current && (!hasKind || !current.hasKind)) {
       current.text += part
