@@ -60,6 +60,30 @@ test.describe('a large session', () => {
     await context.close()
   })
 
+  test('fifty proposals from one recording: the proposals list is virtualized too, its last one reached by scrolling', async ({ browser }) => {
+    const { server } = served
+    const { context, cookie } = await workspaceContext(browser, served, 'proposals')
+    const session = await callJson(server, 'POST', '/v1/sessions', cookie, { captureMode: 'microphone', title: 'Supplier invoices' })
+    const socket = connectSocket(session.websocketURL, { cookie, origin: server.baseUrl })
+    await socket.waitFor((message) => message.type === 'hello')
+    const materials = ['copper', 'timber', 'glass', 'paper', 'rubber', 'cotton', 'steel', 'marble', 'granite', 'leather', 'plastic', 'ceramic', 'velvet', 'bamboo', 'canvas', 'linen', 'walnut', 'cedar', 'maple', 'oak', 'pine', 'birch', 'slate', 'quartz', 'nickel', 'zinc', 'tin', 'silver', 'brass', 'bronze', 'chalk', 'clay', 'wool', 'silk', 'denim', 'felt', 'hemp', 'jute', 'cork', 'wax', 'resin', 'tar', 'ink', 'dye', 'salt', 'sugar', 'flour', 'rice', 'tea', 'coffee']
+    materials.forEach((material, index) => {
+      socket.send({ type: 'transcript.segment', data: { id: `seg-${index}`, text: `I'll email the ${material} supplier about invoice ${4100 + index * 7} by Friday.`, startMs: index * 4000, endMs: index * 4000 + 3500, speakerId: `spk_${(index % 3) + 1}` } })
+    })
+    await expect.poll(() => socket.messages.filter((message) => message.type === 'transcript.final').length, { timeout: 60_000 }).toBeGreaterThanOrEqual(materials.length)
+    await socket.close()
+    const page = await context.newPage()
+    await page.goto(`${server.baseUrl}/sessions/${session.id}`)
+    const heading = page.getByRole('heading', { name: /^Proposals \(\d+\)$/ })
+    await expect(heading).toBeVisible({ timeout: 60_000 })
+    await expect.poll(async () => Number(/\((\d+)\)/.exec(await heading.textContent() ?? '')?.[1] ?? 0), { timeout: 60_000 }).toBeGreaterThan(40)
+    const count = Number(/\((\d+)\)/.exec(await heading.textContent() ?? '')?.[1])
+    expect(await page.getByTestId('proposals').getByTestId('work-object').count()).toBeLessThan(count - 10)
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)')
+    await expect(page.getByTestId('proposals').getByText(/coffee supplier/).first()).toBeVisible()
+    await context.close()
+  })
+
   test('signs in with the keyboard alone: email, the code typed digit by digit, the workspace', async ({ page }) => {
     const { server, mail } = served
     const email = uniqueEmail('keyboard')

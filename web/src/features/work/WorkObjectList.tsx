@@ -1,6 +1,7 @@
 // The work objects of a set. A long list is virtualized against the page's own scroll
 // (@tanstack/react-virtual, cards measured as they render, so an opened card grows in place):
-// a session with 100 work objects renders the few cards on screen, not all of them.
+// a session with 100 work objects renders the few cards on screen, not all of them. The same list
+// holds a set's pending proposals (a long recording can propose hundreds).
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import type { WorkObject } from '../../lib/types.ts'
@@ -8,12 +9,14 @@ import type { WorkObject } from '../../lib/types.ts'
 /** Above this many cards only those near the viewport are rendered. */
 export const VIRTUAL_CARDS_FROM = 30
 
-export function WorkObjectList({ objects, render, focusId }: { objects: WorkObject[]; render: (wo: WorkObject) => ReactNode; focusId?: string }) {
-  if (objects.length <= VIRTUAL_CARDS_FROM) return <div data-testid="work-objects">{objects.map(render)}</div>
-  return <VirtualCards objects={objects} render={render} focusId={focusId} />
+type ListProps = { objects: WorkObject[]; render: (wo: WorkObject) => ReactNode; focusId?: string; testId?: string }
+
+export function WorkObjectList({ objects, render, focusId, testId = 'work-objects' }: ListProps) {
+  if (objects.length <= VIRTUAL_CARDS_FROM) return <div data-testid={testId}>{objects.map(render)}</div>
+  return <VirtualCards objects={objects} render={render} focusId={focusId} testId={testId} />
 }
 
-function VirtualCards({ objects, render, focusId }: { objects: WorkObject[]; render: (wo: WorkObject) => ReactNode; focusId?: string }) {
+function VirtualCards({ objects, render, focusId, testId }: ListProps) {
   const list = useRef<HTMLDivElement>(null)
   const [offset, setOffset] = useState(0)
   // Where the list starts in the page: what is above it (takeover, proposals) changes it.
@@ -36,7 +39,7 @@ function VirtualCards({ objects, render, focusId }: { objects: WorkObject[]; ren
   const before = Math.max(0, (items[0]?.start ?? offset) - offset)
   const after = Math.max(0, virtualizer.getTotalSize() - ((items.at(-1)?.end ?? offset) - offset))
   return (
-    <div ref={list} data-testid="work-objects" style={{ paddingTop: before, paddingBottom: after }}>
+    <div ref={list} data-testid={testId} style={{ paddingTop: before, paddingBottom: after }}>
       {items.map((item) => (
         <div key={item.key} className="slot" data-index={item.index} ref={virtualizer.measureElement}>{render(objects[item.index]!)}</div>
       ))}

@@ -59,7 +59,8 @@ export function WorkSetPanel({ sessionId, workSetId, me, canEdit, focusId, segme
       {proposals.length > 0 ? (
         <section aria-labelledby="proposals-title">
           <h2 id="proposals-title">{t('work.proposals')} ({proposals.length})</h2>
-          {proposals.map((wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />)}
+          <WorkObjectList objects={proposals} focusId={focusId} testId="proposals"
+            render={(wo) => <WorkObjectCard key={wo.id} wo={wo} review={reviewOf(wo.reviewId)} members={memberList} me={me} canEdit={canEdit} focused={wo.id === focusId} segmentOf={segmentOf} />} />
         </section>
       ) : null}
       {openClarifications.length > 0 ? (
