@@ -12,6 +12,9 @@ import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, ty
 import { truncate } from './titles.ts'
 import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from './types.ts'
 
+/** Two options asked for on their own: "Rail or trucks?", "Packed lunches or the museum cafe?" (not "Is that on-demand or provisioned?"). */
+const EITHER_OR = /^(?:so,? |and,? |okay,? )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|what|which|who|how|where|when|why)\b)((?:[\w'-]+ ){0,2}[\w'-]+),? or ((?:[\w'-]+ ){0,2}[\w'-]+)\?$/
+
 const MERGE_THRESHOLD: Record<ItemKind, number> = { action: 0.5, decision: 0.5, question: 0.55, outcome: 0.6, reference: 0.6 }
 const NEAR_DUPLICATE = 0.45
 const REQUEST_TAKES_OPEN = 0.5
@@ -88,8 +91,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
 
   function readSegment(state: SegmentState, text: string): void {
     const { segment } = state
-    splitSentences(text).forEach((sentence, sentenceIndex) => {
+    const sentences = splitSentences(text)
+    sentences.forEach((sentence, sentenceIndex) => {
       let body = sentence
+      const withPrevious = sentences.slice(Math.max(0, sentenceIndex - 1), sentenceIndex + 1).join(' ')
       const recap = state.cues.recap.exec(sentence)
       if (recap) {
         state.isRecap = true
@@ -106,7 +111,7 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
       state.sentence = sentence
       clauses.forEach((clause, clauseIndex) => {
         if (!clause.trim()) return
-        const context: ClauseContext = { cues: state.cues, people, sentence: addressed, isRecap, today }
+        const context: ClauseContext = { cues: state.cues, people, sentence: addressed, withPrevious, isRecap, today }
         const signals = classifyClause(clause, context)
         const anchor = `${segment.id}#${sentenceIndex}.${clauseIndex}`
         if (state.isAgreementPending && !signals.candidate && !signals.confirmation) {
@@ -129,8 +134,9 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
           const settling = settledAfterYes(clause, context)
           if (settling && settledBy(state)) signals.candidate = settling
         }
-        if (!signals.candidate && !signals.confirmation && state.clausesSeen === 0 && asksChoice(state)) {
-          const chosen = answeredChoice(clause, context)
+        const asked = !signals.candidate && !signals.confirmation && state.clausesSeen === 0 ? asksChoice(state, clause) : undefined
+        if (asked) {
+          const chosen = answeredChoice(clause, context, asked === 'option')
           if (chosen) signals.candidate = chosen
         }
         const count = drafts.length
@@ -272,12 +278,21 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     return sentence.trim().split(/\s+/).length <= 2 && findAddressedPerson(people, sentence) !== undefined
   }
 
-  /** The previous segment, someone else's, asked for a choice or a rule ("should we…?", "要不要…？"). */
-  function asksChoice(state: SegmentState): boolean {
+  /**
+   * The previous segment, someone else's, asked for a choice or a rule ("should we…?", "要不要…？"), or named two options
+   * ("Rail or trucks?") that the reply opens with ("Trucks. I'm not having it sit on a rail car.").
+   */
+  function asksChoice(state: SegmentState, clause: string): 'choice' | 'option' | undefined {
     const asked = latest((draft) => draft.kind === 'question' && draft.firstSegmentIndex === state.index - 1)
     const question = asked?.mentions[0]
-    if (!question || samePerson(question.speaker, state.speaker) || !state.cues.choiceQuestion) return false
-    return state.cues.choiceQuestion.test(state.language === 'en' ? question.text.toLowerCase() : question.text)
+    if (!question || samePerson(question.speaker, state.speaker) || !state.cues.choiceQuestion) return undefined
+    const text = state.language === 'en' ? question.text.toLowerCase() : question.text
+    if (state.cues.choiceQuestion.test(text)) return 'choice'
+    const options = state.language === 'en' ? EITHER_OR.exec(text.trim()) : null
+    const [opening] = clause.toLowerCase().replace(/^\W*(?:(?:the|a|an|our|oh|um|uh|well|okay|ok|yeah|so)\b\W*)*/, '').match(/[a-z][\w'-]*/) ?? []
+    const isOptionAlone = clause.trim().split(/\s+/).length <= 3
+    const named = options !== null && opening !== undefined && isOptionAlone && [options[1], options[2]].some((option) => option!.split(/\s+/).filter((word) => !/^(?:the|a|an|our)$/.test(word)).includes(opening))
+    return named ? 'option' : undefined
   }
 
   /** "Aisha, when is it ready?" — "End of next week.": her action, due then. */

@@ -55,6 +55,8 @@ export type ClauseContext = {
   people: People
   /** The whole sentence, where the addressee may be named outside the clause. */
   sentence: string
+  /** This sentence with the speaker's sentence before it ("We set that in the spring. That stays."). */
+  withPrevious?: string
   isRecap: boolean
   today: LocalDate
 }
@@ -150,11 +152,12 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   // "That's what we decided in January, that stays.": the earlier choice kept, not a new one.
-  if (cues.language === 'en' && POINTS_BACK_AND_KEEPS.test(body) && cues.decisionRecalled.test(normalize(context.sentence, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
+  if (cues.language === 'en' && POINTS_BACK_AND_KEEPS.test(body) && cues.decisionRecalled.test(normalize(context.withPrevious ?? context.sentence, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   if (cues.decisionNegativeChoice?.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.65 }
   if (cues.language === 'en' && AGREED_CHOICE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7, settles: true }
   if (cues.language === 'en' && SUMMED_UP.test(normalize(asSaid, cues)) && isSummary(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.6 }
   if (cues.language === 'en' && SO_WE_CHOOSE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
+  if (cues.language === 'en' && THEN_ITS_NAMED.test(asSaid.trim())) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
 
   const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
@@ -196,9 +199,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const isReported = /\balready\b|已经/.test(body) && cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
   if (cues.referenceDocument.test(body) && !isReported) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   const isQuestion = cues.questionEnd.test(body) || cues.questionStart.test(body)
-  if (cues.proposal.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
+  if (cues.proposal.test(body) && !proposes(body, cues)) return undefined
+  if (proposes(body, cues) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
   if (isQuestion && !cues.notQuestion.test(body)) {
-    if (cues.proposal.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
+    if (proposes(body, cues)) return { kind: 'decision', semanticType: 'choice', confidence: 0.4, isProposal: true }
     if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
     // Asked by its wording alone ("can someone tell me whether…", typed or recognized without "?"):
     // a question word opening the clause is as good a sign as the mark.
@@ -232,6 +236,13 @@ const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
 const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s*$)`)
+/** "Then it's Bidroom.": the option named after the weighing is the one taken. */
+const THEN_ITS_NAMED = /^(?:(?:okay|ok|right|so|well|fine)[,.]? )*[Tt]hen it's (?:the )?[A-Z][\w-]*(?: \S+){0,3}?[.!]?$/
+
+/** A proposal says what it proposes: "What if we, uh…" trailing off proposes nothing. */
+const EMPTY_PROPOSAL = /^(?:what if|how about|what about|why don't|i suggest|i'd suggest|i propose|i was thinking|i'm thinking|my suggestion is|we could|or we)(?: (?:we|the|it|this|that|our|maybe|just))?[\s,.…!?—–-]*$/
+const proposes = (body: string, cues: CueSet): boolean => cues.proposal.test(body) && !EMPTY_PROPOSAL.test(body)
+
 const POINTS_BACK_AND_KEEPS = /^(?:and |so )?(?:that|it|this|which) (?:still )?(?:stays?|remains?|holds?|stands?)\b/
 const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never)\b)/
 
@@ -348,14 +359,15 @@ export function agreedStatement(clause: string, context: ClauseContext): Candida
 }
 
 /** "要不要支持保存多个？" — "要，最多保存五个。": the plain answer to a choice asked is what was chosen. */
-export function answeredChoice(clause: string, context: ClauseContext): Candidate | undefined {
+export function answeredChoice(clause: string, context: ClauseContext, namesOption = false): Candidate | undefined {
   const { cues } = context
   const body = stripFillers(normalize(clause, cues), cues)
   if (!body || cues.questionEnd.test(body) || cues.acceptance.test(body) || HEDGED.test(body) || REPORTED.test(body)) return undefined
   if (cues.deferral.test(normalize(context.sentence, cues))) return undefined
   const candidate = complete({ kind: 'decision', semanticType: 'choice', confidence: 0.6 }, clause, body, context)
-  // "Definitely." "要做。": a bare yes, not a choice of its own; "Not until we know what it is." sets a condition.
-  return candidate && (candidate.topic.size >= 2 || CONDITIONED.test(body)) ? candidate : undefined
+  // "Definitely." "要做。": a bare yes, not a choice of its own; "Not until we know what it is." sets a condition;
+  // "Trucks." names one of the two options asked for.
+  return candidate && (candidate.topic.size >= 2 || CONDITIONED.test(body) || (namesOption && candidate.topic.size >= 1)) ? candidate : undefined
 }
 
 /** "Should we tell the board?" — "Not until we know what it is.": a yes or no under a condition. */

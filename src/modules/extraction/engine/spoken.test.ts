@@ -237,4 +237,13 @@ describe('extractive engine, seventh pass: put-offs, dates and state changes', (
     expect(items.map((item) => [item.kind, item.sourceSegmentIds[0]?.split('.')[0]])).toEqual([['action', 's1'], ['action', 's2'], ['decision', 's3']])
     expect(items[0]).toMatchObject({ ownerSpeakerId: 'ben' })
   })
+
+  it('reads a choice named after weighing, an either-or answered by its option, and keeps a setting recalled in the turn before "that stays"', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines), { decisions: 'rules' }).map((item) => [item.kind, item.sourceSegmentIds[0]?.split('.')[0]])
+    expect(kinds([['ana', 'LotLine is three percent, Bidroom is four but has the American buyers.'], ['ben', 'Then it\'s Bidroom.']])).toEqual([['decision', 's2']])
+    expect(kinds([['ana', 'The family pulled the bracket clock.'], ['ben', 'Right. Then the walnut bureau goes on the cover instead.']])).toEqual([['decision', 's2']])
+    expect(kinds([['ana', 'Their order ships next week. Rail or trucks?'], ['ben', 'Trucks. I\'m not having it sit on a rail car till March.']])).toEqual([['decision', 's2']])
+    expect(kinds([['ana', 'Are we changing the premium for online?'], ['ben', 'No. We set that at twenty-five percent in the spring, across the board. That stays.']])).toEqual([])
+    expect(kinds([['ana', 'What if we, uh...'], ['ben', 'Yeah.']])).toEqual([])
+  })
 })
