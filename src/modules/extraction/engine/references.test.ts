@@ -46,6 +46,8 @@ describe('references in speech and text', () => {
       'It\'s the one called Lakeview HOA 2028.',
       'I was looking at the tech schedule version 4.',
       'It\'s all in the readout doc in Notion.',
+      'It\'s all written up, incident report I R331.',
+      'The Georgian T-Service, consignment seat 2109, the hallmark looks wrong.',
     ]) expect(points(text), text).toBe(true)
   })
 

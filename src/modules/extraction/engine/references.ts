@@ -19,8 +19,8 @@ const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)
 
 /** Other records kept under a number: "work order eleven forty two", "a claim, it's C eleven eighty seven", "PO 4471". */
 const NUMBERED_RECORD = new RegExp(
-  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|job card|service bulletin|bulletin|directive|permit|deviation|experiment|rfc|incident(?: report| number)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket)` +
-    String.raw`(?:'s|s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:(?!(?:at|by|around|before|after|until|till|since)\s)(?:[a-z](?:\s+[a-z]){0,2}|[a-z]{2,4})\s+)?(?<!\b(?:${NUMBER_WORD})\s)${ID_NUMBER}\b`,
+  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|job card|service bulletin|bulletin|directive|permit|deviation|experiment|rfc|incident(?: report| number)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket|consignment|accession)` +
+    String.raw`(?:'s|s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:(?!(?:at|by|around|before|after|until|till|since)\s)(?:[a-z](?:\s+[a-z]){0,2}|[a-z]{2,4})\s+)?(?<!\b(?:${NUMBER_WORD})\s)(?:${ID_NUMBER}|[a-z]{1,3}\d{3,})\b`,
 )
 
 /** Records whose kind is named before a short number: "RFC 38", "practice directive fourteen", "work package eleven". */
