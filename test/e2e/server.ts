@@ -41,7 +41,26 @@ export async function freePort(): Promise<number> {
  */
 export async function startServer(kind: TestDatabaseKind, env: Record<string, string> = {}, shared?: TestDatabase): Promise<RunningServer> {
   const database = shared ?? await createTestDatabase(kind)
-  const port = await freePort()
+  // The free port is found, then handed to the child: another process may take it in between (EADDRINUSE); try another.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const running = await startOn(await freePort(), database, env)
+      if (!shared) running.stop = dropping(running.stop, database)
+      return running
+    } catch (error) {
+      if (attempt < 3 && /EADDRINUSE/.test((error as Error).message)) continue
+      if (!shared) await database.drop()
+      throw error
+    }
+  }
+}
+
+const dropping = (stop: () => Promise<void>, database: TestDatabase) => async () => {
+  await stop()
+  await database.drop()
+}
+
+async function startOn(port: number, database: TestDatabase, env: Record<string, string>): Promise<RunningServer> {
   const baseUrl = `http://127.0.0.1:${port}`
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_NAMES.test(name)))
   const child = spawn(NODE_24, ['src/main.ts', 'serve'], {
@@ -82,7 +101,6 @@ export async function startServer(kind: TestDatabaseKind, env: Record<string, st
         await exited
         clearTimeout(killer)
       }
-      if (!shared) await database.drop()
     },
   }
   try {
