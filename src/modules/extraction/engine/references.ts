@@ -4,6 +4,7 @@
 // documents live ("in the ops folder", "on the shared drive", "on SharePoint"), and a document
 // named by what it is ("it's all in the production tracker", "the Winter Operations Plan").
 // Written links and ids ("https://…", "MOB-2291") are the cue set's `referenceLink`.
+import { withCommaSpaces } from './text.ts'
 
 const DIGIT_WORD = 'zero|oh|one|two|three|four|five|six|seven|eight|nine'
 const NUMBER_WORD = `${DIGIT_WORD}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand`
@@ -65,13 +66,11 @@ export const saysTicket = (lower: string): boolean => TICKET.test(lower)
 /** The incident or ticket a review is about, by its number: "this is the review for INC forty four seventy one". */
 const REVIEWED_RECORD = new RegExp(String.raw`\b(?:review|retro|retrospective|postmortem|post-mortem|readout) (?:for|of) (?:[a-z]{1,8} )?${ID_NUMBER}\b`)
 
-const spaced = (text: string) => text.replace(/,(?=[^\s\d])/g, ', ')
-
 /** Does the clause (`lower`: lowercased, fillers stripped; `asSaid`: as typed) point at a specific artifact? */
 export function pointsAtArtifact(clauseLower: string, clauseAsSaid: string): boolean {
   // Clauses come rejoined without the space after a comma ("the service bulletin,sixty three…"); the rules read it with one.
-  const lower = spaced(clauseLower)
-  const asSaid = spaced(clauseAsSaid)
+  const lower = withCommaSpaces(clauseLower)
+  const asSaid = withCommaSpaces(clauseAsSaid)
   return (
     TICKET.test(lower) ||
     NUMBERED_RECORD.test(lower) ||

@@ -1,6 +1,7 @@
 // Short titles from what was said: the clause without fillers, the addressee and the cue that
 // made it an item ("Priya, can you take the streaming writer?" → "Take the streaming writer").
 import type { CueSet } from './cues.ts'
+import { withCommaSpaces } from './text.ts'
 
 const MAX_TITLE = 90
 
@@ -21,7 +22,7 @@ export function makeTitle(clause: string, cues: CueSet, names: string[]): string
   text = text.replace(/[\s,，。.!！?？;；:：]+$/u, '').replace(/^[\s,，:：;；-]+/u, '')
   if (!text) text = clause.trim().replace(/[\s。.!！?？]+$/u, '')
   // Clauses are rejoined without the space after an English comma ("by the 9th,it's"); a reader gets it back.
-  return truncate(capitalize(text.replace(/,(?=[^\s\d,])/g, ', ')), MAX_TITLE)
+  return truncate(capitalize(withCommaSpaces(text)), MAX_TITLE)
 }
 
 function stripPrefix(text: string, pattern: RegExp): string {
