@@ -211,7 +211,9 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.risk.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   const done = cues.outcomeDone.test(body) && !cues.notOutcome.test(body)
   // "Right now about forty percent…": the fillers stripped from the body ("right", "now") may be the context.
-  const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(body)
+  // "Cold room two's at four degrees, it should be two": the norm a reading is held against is no forecast.
+  const forecastRead = cues.language === 'en' ? body.replace(AGAINST_NORM, '') : body
+  const metric = cues.metricUnit.test(body) && (cues.metricContext.test(body) || cues.metricContext.test(normalize(asSaid, cues))) && !cues.notMetric.test(forecastRead)
   if (done || metric) return { kind: 'outcome', semanticType: metric ? 'metric' : 'outcome', confidence: done && metric ? 0.8 : done ? 0.7 : 0.65 }
   // After the outcome: "we got forty kits in for recall two seventy" reports the result, and the recall is added beside it.
   if (cues.language === 'en' && pointsAtArtifact(body, asSaid)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
@@ -230,6 +232,9 @@ const ONLY_A_DATE = new RegExp(String.raw`^let's (?:say|aim for|make it|target|g
 export function isOnlyADeadline(sentence: string): boolean {
   return ONLY_A_DATE.test(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
 }
+
+/** The norm a reading is compared with: ", it should be two", "yesterday should be 15", "and the target's fifteen", "against a limit of 0.4". */
+const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
 
 const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
 

@@ -88,6 +88,22 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(outcomes("I'd drop the lag alert from fifteen minutes to five.")).toBe(0)
   })
 
+  it('takes a level read, a fault counted and a state of disrepair for results, not a norm, a time or a condition', () => {
+    const outcomes = (text: string) => visible(meeting([['alice', text]])).filter((item) => item.kind === 'outcome').length
+    expect(outcomes("The hardening store's at, uh, ninety-one percent full.")).toBe(1)
+    expect(outcomes("Cold room two's sitting at four degrees, it should be two.")).toBe(1)
+    expect(outcomes('Haddock averaged two-forty a pound at the auction.')).toBe(1)
+    expect(outcomes('The hot wire on the outside yard tripped twice over the weekend.')).toBe(1)
+    expect(outcomes("The number two compressor's still leaking oil.")).toBe(1)
+    expect(outcomes('Channel seventeen is, um, crackling on the EQ.')).toBe(1)
+    expect(outcomes("Twist-lock sensor. That's the fourth one on six this month.")).toBe(1)
+    expect(outcomes('One of the swabs came back positive for hazelnut protein.')).toBe(1)
+    expect(outcomes("The mower man's at ten.")).toBe(0)
+    expect(outcomes("For Q2 the headline is offline mode.")).toBe(0)
+    expect(outcomes('If the pump is leaking we shut the line.')).toBe(0)
+    expect(outcomes('We should be at forty percent by Friday.')).toBe(0)
+  })
+
   it('hears a question asked without a question word or mark', () => {
     for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
       "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
