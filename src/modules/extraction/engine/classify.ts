@@ -180,7 +180,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   // "Let's crack on", "we'll leave it there", "let's sort out who": the meeting's own running, or a
   // choice put off, said with a decision's words; no choice is made (an action it names still is one).
-  const decisionAt = cues.language === 'en' && MEETING_PROCESS.test(body) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
+  const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
   if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
     return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned })
@@ -219,7 +219,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && pointsAtArtifact(body, asSaid)) return { kind: 'reference', semanticType: 'document', confidence: 0.7 }
   // "I want this meeting every week until…": a standing rule put forward, a decision once others agree.
   if (weakPolicyAt >= 0 && cues.language === 'en' && WANTS_RULE.test(body) && !cues.questionEnd.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.4, isProposal: true }
-  if (weakPolicyAt >= 0 && /^no\b|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
+  if (weakPolicyAt >= 0 && /^no\b(?! (?:idea|clue|problem|worries|rush|thanks)\b)|^不/.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.55 }
   if (cues.worry.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.45 }
   return undefined
 }
@@ -236,11 +236,18 @@ export function isOnlyADeadline(sentence: string): boolean {
 /** The norm a reading is compared with: ", it should be two", "yesterday should be 15", "and the target's fifteen", "against a limit of 0.4". */
 const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
 
+/** "Starting next week.", "From Monday.": when a choice takes effect, said after it; no choice of its own. */
+const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]? )*(?:starting|start|from|as of|beginning|effective)(?: (?:on|from|with|in))? (?:(?:next|this|the|on|of|from|tonight|tomorrow|today|now|sunday|saturday|morning|afternoon|evening|weekend|${DATE_WORD})[\s,-]*)+[.!]?$`)
+
+export function isOnlyAStart(sentence: string): boolean {
+  return ONLY_A_START.test(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
+}
+
 const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
 
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
-const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s*$)`)
+const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s+(?=(?:i|i've|i'm|we've|we're|it's|first)\b)|\s*$)`)
 /** "Then it's Bidroom.": the option named after the weighing is the one taken. */
 const THEN_ITS_NAMED = /^(?:(?:okay|ok|right|so|well|fine)[,.]? )*[Tt]hen it's (?:the )?[A-Z][\w-]*(?: \S+){0,3}?[.!]?$/
 
