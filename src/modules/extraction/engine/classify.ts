@@ -3,7 +3,7 @@
 // Rules only look at the clause and its sentence; context is the assembler's job.
 import type { CueSet } from './cues.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
-import { findAddressedPerson, findAssignedPerson, namesIn, type People, type Person } from './owners.ts'
+import { findAddressedPerson, findAssignedPerson, leadingAddressee, namesIn, type People, type Person } from './owners.ts'
 import { contentTokens, termVector, type TermVector } from './text.ts'
 import { pointsAtArtifact, saysTicket, SPOKEN_NUMBER } from './references.ts'
 import { makeTitle } from './titles.ts'
@@ -79,6 +79,7 @@ export function spokenForm(lower: string): string {
     .replace(/(^|[.!?,]\s+|\s)by all (?!means\b|accounts\b|of\b|the\b|these\b|those\b|this\b|that\b|our\b|their\b|your\b|my\b|its\b|his\b|her\b|them\b|us\b|you\b|me\b|counts\b|standards\b|[a-z]+ed\b|[a-z]+s\b)(?=[a-z]+\b)/g, "$1i'll ")
     // A recognizer splits and hyphenates words a typist joins: "some body has to", "every one", "to-morrow".
     .replace(/\b(some|any|no|every) (body|one)\b(?! of\b)/g, '$1$2')
+    .replace(/\b(some|any|no|every) bod(?:ies|y's)\b/g, "$1body's")
     .replace(/\bto-(morrow|night|day)\b/g, 'to$1')
     // …and loses the "'ll" of a commitment with its time ("i write it and queue it for tomorrow morning").
     .replace(new RegExp(String.raw`(?<!\b(?:when|if|before|after|once|until|till|unless|as|whether|that|what|where|how|do|can|should|could|would|did)\s)\bi (${COMMITTED_VERB})\b(?=[^.!?]*\b${FUTURE_TIME}\b)`, 'g'), "i'll $1")
@@ -159,7 +160,10 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && SO_WE_CHOOSE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
   if (cues.language === 'en' && THEN_ITS_NAMED.test(asSaid.trim())) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
 
-  const requestAt = cues.notRequest.test(body) ? -1 : position(cues.request, body)
+  const addressee = cues.language === 'en' ? leadingAddressee(people, body) : undefined
+  // "Chase it again today and copy me this time.", "Ila, update the doc by Friday": work handed over in the imperative, to someone named or with its time.
+  const ordered = cues.language === 'en' && (IMPERATIVE.test(addressee?.rest ?? body) || YOU_WILL.test(addressee?.rest ?? body)) && (addressee !== undefined || DUE_SAID.test(body))
+  const requestAt = cues.notRequest.test(body) ? -1 : ordered ? 0 : position(cues.request, body)
   const firstPersonAt = cues.notCommitment.test(body) ? -1 : position(cues.firstPerson, body)
   const progressiveAt = position(cues.firstPersonProgressive, body)
   const claimAt = cues.notClaim?.test(normalize(context.sentence, cues)) ? -1 : position(cues.claim, body)
@@ -183,7 +187,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
   if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
-    return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned })
+    return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned, addressed: addressee?.person })
   }
   if (decisionAt >= 0) {
     const isPolicy = policyAt >= 0 || weakPolicyAt >= 0
@@ -242,6 +246,14 @@ const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]
 export function isOnlyAStart(sentence: string): boolean {
   return ONLY_A_START.test(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
 }
+
+/** A verb that hands over a task when said first in the clause ("send", "chase", "get … into the garage"); not choices ("go with", "keep", "use", "take", "move", "run", "make it"). */
+const TASK_VERB = String.raw`(?:send|e-?mail|mail|ring|call|phone|text|ping|chase|book|order|re-?order|get (?!going\b|started\b|on with\b|to (?:it|that|this)\b|back to (?:it|that)\b|it\b(?! (?:in|into|to|done|fixed|sorted|back|over|booked|checked)\b)|rid\b|off\b|out\b|up\b|home\b|away\b|there\b|here\b|lucky\b|ready\b|better\b|worse\b)|fix|update|write|add|check|draft|file|print|post|pull|ask|tell|let (?:them|him|her|me|us|everyone|everybody|the [a-z]+) know|find|sort out|arrange|organi[sz]e|schedule|set up|pick up|drop off|bring|clean|sharpen|redo|re-?test|measure|label|ship|pay|invoice|submit|prep|prepare|buy|hire|replace|confirm|cancel|forward|share|upload|review|install|grab|collect|reschedule|re-?book|log|raise|look (?:at|into)|follow up (?:with|on)|reach out to|contact|notify|remind|invite|brief|inspect|service|drain|repair|patch|put up|put in)`
+const IMPERATIVE = new RegExp(String.raw`^(?:(?:and|so|then|okay|ok|right|alright|great|good|fine|yeah|also|oh)[,.]?\s+)*(?:just |please |quickly |first |also )?(?!check engine\b|remind (?:me|us) (?:where|what|how|who|when|which|whether|if)\b)${TASK_VERB}\b(?![,.?!]|$| (?:for|of|is|was|were|came|'s)\b)`)
+/** "You'll finish the write-up and publish it Friday": the work told to the listener. */
+const YOU_WILL = new RegExp(String.raw`^(?:(?:and|so|then|okay|ok|right|great|yeah)[,.]?\s+)*you(?:'ll| will) (?:just |also |then )?(?:${TASK_VERB}|finish|do|take care of|handle|sort|write|run)\b(?![,.?!]|$)`)
+/** When the work is due, said with it. */
+const DUE_SAID = /\b(?:today|tonight|tomorrow|this (?:week|morning|afternoon|evening|weekend)|next week|first thing|asap|end of (?:the )?(?:day|week)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the|end|tonight|tomorrow|noon|lunch|close|[a-z]+day)|before (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the|you|we|close|lunch|[a-z]+day)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/
 
 const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:a |the )?(?:big |real |huge |serious )?risk\b/
 
@@ -314,6 +326,8 @@ type ActionCues = {
   solicitationAt: number
   needAt: number
   assigned: Person | undefined
+  /** The person the clause opens by naming ("Ila, update the doc"). */
+  addressed?: Person | undefined
 }
 
 function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kinded {
@@ -322,7 +336,7 @@ function actionKind(body: string, context: ClauseContext, cues: ActionCues): Kin
     return { kind: 'action', semanticType: 'task', confidence: 0.8, owner: { mode: 'named', person: cues.assigned } }
   }
   if (at === cues.requestAt) {
-    const person = findAddressedPerson(context.people, context.sentence)
+    const person = cues.addressed ?? findAddressedPerson(context.people, context.sentence)
     const isBroadcast = !person && BARE_PLEASE.test(body)
     return { kind: 'action', semanticType: 'request', confidence: person ? 0.85 : 0.75, owner: person ? { mode: 'named', person } : { mode: 'addressee', isBroadcast }, isRequest: true }
   }

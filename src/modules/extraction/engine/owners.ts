@@ -123,6 +123,18 @@ export function findAddressedPerson(people: People, text: string): Person | unde
   return undefined
 }
 
+/** The person a clause opens by addressing, comma or not ("Ila, update the doc", "ila update the doc"), and the words after the name. */
+export function leadingAddressee(people: People, clause: string): { person: Person; rest: string } | undefined {
+  const lower = clause.toLowerCase()
+  for (const { alias, person, latin } of people.aliases) {
+    if (!latin) continue
+    const name = alias.toLowerCase()
+    const match = new RegExp(`^(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${escape(name)}(?:[,.]\\s*|\\s+)(?=[a-z])`).exec(lower)
+    if (match) return { person, rest: lower.slice(match[0].length) }
+  }
+  return undefined
+}
+
 /** "Once the page is live, Tom will…": a condition before the person who takes the work. */
 const ENGLISH_CONDITION = String.raw`(?:(?:once|after|when|as soon as|before|if)\b[^,]{1,80},\s*)?`
 const ENGLISH_ASSIGNMENT = String.raw`\s+(?:will|'ll|is going to|is gonna|can take|can own|to\s+\w|takes|owns|handles)\b`

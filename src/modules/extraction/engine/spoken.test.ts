@@ -104,6 +104,19 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(outcomes('We should be at forty percent by Friday.')).toBe(0)
   })
 
+  it('takes work handed over in the imperative, to someone named or with its time, and not a noun or a question that looks like one', () => {
+    const people = [{ speakerId: 'alice', name: 'Alice Moreau' }, { speakerId: 'ila', name: 'Ila Mehta' }]
+    const actions = (text: string) => visible(meeting([['alice', text], ['ila', 'Okay.']], { participants: people })).filter((item) => item.kind === 'action')
+    expect(actions('Ila, update the doc with the cost numbers by Friday.').map((item) => item.ownerName)).toEqual(['Ila Mehta'])
+    expect(actions('ila update the doc with the cost numbers by friday').map((item) => item.ownerName)).toEqual(['Ila Mehta'])
+    expect(actions('Chase it again today and copy me this time.')).toHaveLength(1)
+    expect(actions("Someone's got to find the people for Tuesday.")).toHaveLength(1)
+    expect(actions('Check engine light came on Friday.')).toHaveLength(0)
+    expect(actions('Remind me where we are on the lux readings.')).toHaveLength(0)
+    expect(actions('Schedule for next week is on the board.')).toHaveLength(0)
+    expect(actions('Get off the train at the second stop.')).toHaveLength(0)
+  })
+
   it('hears a question asked without a question word or mark', () => {
     for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
       "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
