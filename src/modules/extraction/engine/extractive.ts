@@ -195,6 +195,9 @@ function reopenAsQuestion(draft: Draft): Draft {
   return question
 }
 
+/** A question whether anyone knows or has done something ("do we know yet if…", "has anyone actually tested it", "any word from…"): a no leaves it open. */
+const ASKS_WHO_KNOWS = /\b(?:do (?:we|you|they) (?:know|have any idea)|does (?:anyone|anybody|someone) know|(?:anyone|anybody) know|any (?:word|news) (?:yet|on|from|about)|(?:has|have) (?:anyone|anybody) (?:actually )?(?:tested|checked|looked at)|(?:have|has) (?:we|you) heard (?:yet|anything|whether|if))\b/
+
 /** A reply that leaves the question open ("that one stays open", "let's flag it", "we'll keep an eye on it", 先放着). */
 const KEPT_OPEN = /\b(?:(?:stays?|remains?|is still|leave (?:it|that|this)|keep (?:it|that|this)) open|(?:let's |we'll |i'll )?flag (?:it|that|this)|(?:we'll |let's )?keep an eye on (?:it|that|this)|(?:i )?don't have an answer)\b|先放着|待定/
 
@@ -215,7 +218,9 @@ function replyTo(draft: Draft, turns: TranscriptSegmentInput[], people: People):
     const cues = cuesFor(detectLanguage(reply, segment.language))
     const lower = (text: string) => (cues.language === 'en' ? text.replace(/[’‘]/g, "'").toLowerCase() : text)
     // "No. I don't think so either. Okay, that one stays open.": the reply leaves it open, wherever in the turn it says so.
-    return { defers: cues.deferral.test(lower(reply)) || KEPT_OPEN.test(lower(segment.text)) }
+    // "Has anyone tested it?" — "No.": nobody knows; the question stays open.
+    const nobodyKnows = cues.language === 'en' && ASKS_WHO_KNOWS.test(lower(asked.text)) && /^(?:no|nope|nah|not yet|nobody|no one)\b/.test(lower(reply))
+    return { defers: nobodyKnows || cues.deferral.test(lower(reply)) || KEPT_OPEN.test(lower(segment.text)) }
   }
   return undefined
 }

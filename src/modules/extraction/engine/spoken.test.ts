@@ -117,6 +117,15 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(actions('Get off the train at the second stop.')).toHaveLength(0)
   })
 
+  it('keeps a question open when the reply says nobody knows ("No word", "Not that I know of", a no to "do we know yet…")', () => {
+    const people = [{ speakerId: 'alice', name: 'Alice Moreau' }, { speakerId: 'bo', name: 'Bo Lind' }]
+    const questions = (asked: string, reply: string) => visible(meeting([['alice', asked], ['bo', reply]], { participants: people })).filter((item) => item.kind === 'question').length
+    expect(questions('And do we know yet if the new male is actually coming this winter', 'No word, nothing. Okay, let us get out there.')).toBe(1)
+    expect(questions('Has anyone actually tested the hydrant pressure up there?', 'Not that I know of.')).toBe(1)
+    expect(questions('Do we know if the part comes in time?', 'No.')).toBe(1)
+    expect(questions('Do we have a spare lamp?', 'No.')).toBe(0)
+  })
+
   it('hears a question asked without a question word or mark', () => {
     for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
       "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
