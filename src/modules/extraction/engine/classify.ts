@@ -159,6 +159,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && SUMMED_UP.test(normalize(asSaid, cues)) && isSummary(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.6 }
   if (cues.language === 'en' && SO_WE_CHOOSE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
   if (cues.language === 'en' && THEN_ITS_NAMED.test(asSaid.trim())) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
+  if (cues.language === 'en' && ENDS_AFTER.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
 
   const addressee = cues.language === 'en' ? leadingAddressee(people, body) : undefined
   // "Chase it again today and copy me this time.", "Ila, update the doc by Friday": work handed over in the imperative, to someone named or with its time.
@@ -260,6 +261,9 @@ const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
 const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s+(?=(?:i|i've|i'm|we've|we're|it's|first)\b)|\s*$)`)
+/** "The everything bagel's done after Sunday.", "the late bus is finished from March": something stopped from a time on. */
+const ENDS_AFTER = /^(?:(?:okay|ok|so|right|yeah|then|fine)[,.]? )*(?:the |our |that |this )?[\w-]+(?: [\w-]+){0,3}?(?:'s| is| are|'re) (?:done|finished|over|gone|off the (?:menu|list|schedule|range|rota))(?: for good)? (?:after|from|as of|at the end of|once) (?:this |next |the )?[\w-]+(?: [\w-]+){0,2}[.!]?$/
+
 /** "Then it's Bidroom.": the option named after the weighing is the one taken. */
 const THEN_ITS_NAMED = /^(?:(?:okay|ok|right|so|well|fine)[,.]? )*[Tt]hen it's (?:the )?[A-Z][\w-]*(?: \S+){0,3}?[.!]?$/
 
