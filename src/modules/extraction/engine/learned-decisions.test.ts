@@ -49,8 +49,8 @@ describe('the learned decision detector', () => {
 
   it('ships a small model trained on the seen labelled splits', () => {
     expect(Object.keys(shippedDecisionModel.weights).length).toBeGreaterThan(500)
-    // it grows with the seen splits (5,498 weights with held-out-12)
-    expect(Object.keys(shippedDecisionModel.weights).length).toBeLessThan(8000)
+    // it grows with the seen splits (5,498 weights with held-out-12, 8,276 with held-out-19: about 170 kB of JSON)
+    expect(Object.keys(shippedDecisionModel.weights).length).toBeLessThan(12000)
     expect(shippedDecisionModel.threshold).toBeGreaterThan(0)
     expect(shippedDecisionModel.threshold).toBeLessThan(1)
     expect(extractItems(meeting([['ana', 'What about the raffle?']]), { decisions: 'rules' }).items.filter((item) => item.kind === 'decision')).toEqual([])
