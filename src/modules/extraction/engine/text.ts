@@ -42,7 +42,7 @@ const CHINESE_FUNCTION_CHARACTERS = new Set('的了吗呢吧啊嗯哦呀么是�
 const CONTRACTION = /['’](ll|s|re|ve|d|m|t)\b/g
 
 /** The space after an English comma, which clauses rejoined at commas lose ("by the 9th,it's"), put back. */
-export const withCommaSpaces = (text: string): string => text.replace(/,(?=[^\s\d,])/g, ', ')
+export const withCommaSpaces = (text: string): string => text.replace(/,(?=[^\s\d,])|(?<=[^\s\d,]),(?=\d)/g, ', ')
 
 /** Content tokens of a text: English stems without stopwords, Chinese bigrams, numbers. */
 export function contentTokens(text: string): string[] {
