@@ -126,6 +126,16 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(questions('Do we have a spare lamp?', 'No.')).toBe(0)
   })
 
+  it('hears a decision in "then we take it", "it\'s X from now", an echo of the proposal ("Yeah, roll it back.") and "X\'s done after Sunday"', () => {
+    const decisions = (lines: [string, string][]) => visible(meeting(lines)).filter((item) => item.kind === 'decision').length
+    expect(decisions([['ana', 'Fifty-one thousand for the year. Then we take it, tell them yes.']])).toBe(1)
+    expect(decisions([['ana', "That's moving off nights. It's Sunday mornings from now."]])).toBe(1)
+    expect(decisions([['ana', "Never, not once. So honestly, I'd roll it back to 2.6."], ['bo', 'Yeah, roll it back.']])).toBe(1)
+    expect(decisions([['ana', "Yeah. Okay. The everything bagel's done after Sunday."]])).toBe(1)
+    expect(decisions([['ana', 'Right, that\'s what we agreed. Sesame last.']])).toBe(0)
+    expect(decisions([['ana', 'I sent the form over.'], ['bo', 'Yeah, got it back.']])).toBe(0)
+  })
+
   it('hears a question asked without a question word or mark', () => {
     for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
       "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {
