@@ -94,7 +94,10 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
     const sentences = splitSentences(text)
     sentences.forEach((sentence, sentenceIndex) => {
       let body = sentence
-      const withPrevious = sentences.slice(Math.max(0, sentenceIndex - 1), sentenceIndex + 1).join(' ')
+      // The sentence before, or (after only "Yep.") the segment said before this one ("We keep doing what we agreed last month. The door check." — "Yep. That stays.").
+      const said = sentences.slice(0, sentenceIndex).join(' ')
+      const before = said.split(/\s+/).filter(Boolean).length > 3 ? sentences[sentenceIndex - 1] : [segments[state.position - 1]?.text, said].filter(Boolean).join(' ')
+      const withPrevious = [before, sentence].filter(Boolean).join(' ')
       const recap = state.cues.recap.exec(sentence)
       if (recap) {
         state.isRecap = true
