@@ -57,6 +57,11 @@ const SPOKEN_ID = new RegExp(String.raw`\b(?!(?:I|A|OK|AM|PM|TV|UK|US|EU|HR|IT|Q
 /** Kept in a product named as one word with inner capitals, as typed: "in HerdTrack", "the draft's in HealthRoster". */
 const IN_NAMED_TOOL = /\b(?:it's|its|is|are|they're|all|everything's|draft's|sheet|doc|rota|list|schedule|tracker|notes) (?:all )?(?:in|on) [A-Z][a-z]+[A-Z][A-Za-z]*\b/
 
+/** A document where people find it: "the visitor booking form on the website", "the rota on the noticeboard". */
+const DOCUMENT_ONLINE = new RegExp(String.raw`\b(?:${DOCUMENT_NOUN}) (?:on|in) (?:the|our) (?:website|web site|site|intranet|portal|noticeboard|notice board)\b`)
+/** A report written for a named body: "the interim report for the Heritage Fund", "the catalogue submission to the Nairobi Coffee Exchange". */
+const REPORT_FOR_NAMED = /\b[Tt]he (?:[a-z-]+ ){0,2}(?:report|submission|application|return|bid) (?:for|to) (?:the )?[A-Z][\w&-]+/
+
 /** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187", "F241739"), or letters run into its number as a recognizer writes it ("exp118"). */
 const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b|\b[A-Z]\d{5,}\b/
 
@@ -83,6 +88,8 @@ export function pointsAtArtifact(clauseLower: string, clauseAsSaid: string): boo
     REVIEWED_RECORD.test(lower) ||
     NAMED_DOCUMENT.test(asSaid) ||
     KNOWN_DOCUMENT.test(lower) ||
+    DOCUMENT_ONLINE.test(lower) ||
+    REPORT_FOR_NAMED.test(asSaid) ||
     SPOKEN_ID.test(asSaid) ||
     IN_NAMED_TOOL.test(asSaid) ||
     SHORT_ID.test(asSaid)
