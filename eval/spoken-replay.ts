@@ -4,7 +4,7 @@
 // The input is what the server's refinement passes (segments with "Speaker N" labels and the
 // recognizer's confidence, the workspace's members as participants), so an extraction change is
 // measured on the same recognizer output in seconds, without transcribing again.
-// `--decisions=rules`: decisions by the rules alone; `--decisions-loso`: by the rules and a learned
+// `--decisions=rules`: decisions by the rules alone; `--decisions-loso [--decision-threshold=<x>]`: by the rules and a learned
 // detector trained on every seen split but the meeting's own (eval/decisions.ts); `--kinds-loso
 // [--kinds=outcome,question] [--threshold=<x>]`: also outcomes and questions by the rules and a learned
 // detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
@@ -47,7 +47,10 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (argv.includes('--decisions=rules')) return 'rules'
     if (!argv.includes('--decisions-loso')) return undefined
     if (!models.has(split)) models.set(split, trainOn(seenFixtures(), trainingConfig(argv), [split]))
-    return { model: models.get(split)!, mode: 'both', ...vetoOf(argv) }
+    // `--decision-threshold=<x>`: the LOSO detectors at another threshold than the shipped one.
+    const decisionThreshold = argv.find((argument) => argument.startsWith('--decision-threshold='))?.slice('--decision-threshold='.length)
+    const model = models.get(split)!
+    return { model: decisionThreshold ? { ...model, threshold: Number(decisionThreshold) } : model, mode: 'both', ...vetoOf(argv) }
   }
   const kindModels = new Map<string, ExtractOptions['kinds']>()
   const threshold = argv.find((argument) => argument.startsWith('--threshold='))?.slice('--threshold='.length)
