@@ -187,7 +187,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   // "Let's crack on", "we'll leave it there", "let's sort out who": the meeting's own running, or a
   // choice put off, said with a decision's words; no choice is made (an action it names still is one).
-  const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
+  const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body) || KEEPS_WATCHING.test(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
   if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
     return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned, addressed: addressee?.person })
@@ -242,6 +242,9 @@ export function isOnlyADeadline(sentence: string): boolean {
 
 /** The norm a reading is compared with: ", it should be two", "yesterday should be 15", "and the target's fifteen", "against a limit of 0.4". */
 const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
+
+/** "Keep an eye on it.", "we'll keep an eye on that": watching, not deciding. */
+const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine)[,.]? )*(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b/
 
 /** "Starting next week.", "From Monday.": when a choice takes effect, said after it; no choice of its own. */
 const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]? )*(?:starting|start|from|as of|beginning|effective)(?: (?:on|from|with|in))? (?:(?:next|this|the|on|of|from|tonight|tomorrow|today|now|sunday|saturday|morning|afternoon|evening|weekend|${DATE_WORD})[\s,-]*)+[.!]?$`)

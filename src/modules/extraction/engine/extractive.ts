@@ -142,7 +142,8 @@ function isFragment(draft: Draft): boolean {
   const title = titleOf(draft).trim()
   if (draft.mentions.length !== 1 || !/^[A-Za-z']+$/.test(title)) return false
   const said = draft.mentions[0]!.text.trim()
-  return BARE_COMMITMENT.test(said) || (draft.kind === 'question' && BACKCHANNEL.test(title))
+  // "Not.", "No." heard on their own: a word cut from its sentence, no decision.
+  return BARE_COMMITMENT.test(said) || (draft.kind === 'question' && BACKCHANNEL.test(title)) || (draft.kind === 'decision' && /^(?:not|no|nope|never|yes|yeah|maybe|okay|ok|right|so|and|but)$/i.test(title))
 }
 
 function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Map<string, number>, people: People): number {
