@@ -243,8 +243,8 @@ export function isOnlyADeadline(sentence: string): boolean {
 /** The norm a reading is compared with: ", it should be two", "yesterday should be 15", "and the target's fifteen", "against a limit of 0.4". */
 const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
 
-/** "Keep an eye on it.", "we'll keep an eye on that": watching, not deciding. */
-const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine)[,.]? )*(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b/
+/** "Keep an eye on it.", "It is what it is.", "Forget I said it.", "Never mind.": watching, shrugging or taking back, not deciding. */
+const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine|no)[,.]? )*(?:(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b|it is what it is\b|(?:just )?forget (?:it|that|i said (?:it|that|anything))(?: then)?[.!]?$|never ?mind\b)/
 
 /** "Starting next week.", "From Monday.": when a choice takes effect, said after it; no choice of its own. */
 const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]? )*(?:starting|start|from|as of|beginning|effective)(?: (?:on|from|with|in))? (?:(?:next|this|the|on|of|from|tonight|tomorrow|today|now|sunday|saturday|morning|afternoon|evening|weekend|${DATE_WORD})[\s,-]*)+[.!]?$`)

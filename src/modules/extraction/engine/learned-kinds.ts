@@ -47,8 +47,8 @@ type KindRules = {
   notInReplies?: boolean
 }
 
-/** "Keep an eye on it", "Let's flag it then": watching a question, not deciding it. */
-const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this))\b/i
+/** "Keep an eye on it", "Let's flag it then": watching a question, not deciding it; "It is what it is", "Forget I said it", "Never mind": no choice made. */
+const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this)|it is what it is|never ?mind)\b|\bforget (?:i said (?:it|that)|it|that)(?: then)?[.!]?$/i
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
 const asks = (text: string) => /[?？]\s*$/u.test(text)
 const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
