@@ -124,7 +124,8 @@ export function classifyClause(clause: string, context: ClauseContext): ClauseSi
   const body = stripFillers(normalized, cues)
   const signals: ClauseSignals = {
     confirmation: cues.confirmation.test(normalized) || cues.confirmation.test(body),
-    acceptance: cues.acceptance.test(normalized),
+    // "Yeah, forget that then.", "Yeah, bad idea.": a yes that takes the proposal back.
+    acceptance: cues.acceptance.test(normalized) && !(cues.language === 'en' && WITHDRAWS.test(normalize(context.sentence, cues))),
   }
   if (!body || cues.logistics.test(body) || cues.logistics.test(normalized)) return signals
   const kinded = context.isRecap ? recapAction(body, context) ?? recapReference(body, clause, cues) : decideKind(body, clause, context)
@@ -243,6 +244,8 @@ export function isOnlyADeadline(sentence: string): boolean {
 /** The norm a reading is compared with: ", it should be two", "yesterday should be 15", "and the target's fifteen", "against a limit of 0.4". */
 const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
 
+const WITHDRAWS = /\b(?:forget (?:it|that|about it|i said (?:it|that))|never ?mind|scrap that|bad idea)\b/
+
 /** "Keep an eye on it.", "It is what it is.", "Forget I said it.", "Never mind.": watching, shrugging or taking back, not deciding. */
 const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine|no)[,.]? )*(?:(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b|it is what it is\b|(?:just )?forget (?:it|that|i said (?:it|that|anything))(?: then)?[.!]?$|never ?mind\b)/
 
@@ -286,7 +289,7 @@ const TENTATIVE_SHOULD = /^(?:i think|maybe|perhaps) we should\b(?! (?:not|never
 
 
 /** "Fine, Postgres then.", "Okay, twelve weeks then": a yes that names what it settles on. */
-const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|yes)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
+const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|yes)(?:[,.!]\s*|\s+)(?:so\s+)?(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|forget|never)\b)(?:[\w'.-]+\s+){0,3}[\w'.-]+\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
 
 /** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
 const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
@@ -315,8 +318,8 @@ export function summedUpAfterYes(clause: string, context: ClauseContext): Candid
   return candidate && candidate.topic.size >= 2 ? candidate : undefined
 }
 
-/** "Okay. Yeah. Ten then.": after the turn's own yes, a short "X then" settles what was proposed. */
-const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+,?\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
+/** "Okay. Yeah. Ten then.": after the turn's own yes, a short "X then" settles what was proposed ("Yeah, forget that then." takes it back). */
+const THEN_CHOICE = /^(?!(?:i|we|you|they|he|she|it|that|this|let's|see|talk|bye|thanks|what|how|why|who|when|and|but|so|since|back|until|just|only|by|and|not|no|forget|never)\b)(?:[\w'.-]+\s+){0,2}[\w'.-]+,?\s+then(?:[.!]?$|(?:,\s*|\s+)(?:with|and|plus)\s[^?]*[.!]?$)/
 
 export function settledAfterYes(clause: string, context: ClauseContext): Candidate | undefined {
   const { cues } = context

@@ -134,6 +134,9 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(decisions([['ana', "Yeah. Okay. The everything bagel's done after Sunday."]])).toBe(1)
     expect(decisions([['ana', 'Right, that\'s what we agreed. Sesame last.']])).toBe(0)
     expect(decisions([['ana', 'I sent the form over.'], ['bo', 'Yeah, got it back.']])).toBe(0)
+    // the proposal taken back by its own author is no decision (what the objection says is left to the detector)
+    const withdrawn = visible(meeting([['ana', 'What if we cut the X7 on Sundays and put that driver on the 42 instead?'], ['bo', "The X7 is council funded, we can't just pull it."], ['ana', 'Oh, right. Yeah, forget that then.']]))
+    expect(withdrawn.filter((item) => item.kind === 'decision' && item.sourceSegmentIds.some((id) => id === 's1' || id === 's3'))).toEqual([])
   })
 
   it('hears a question asked without a question word or mark', () => {
