@@ -123,14 +123,14 @@ export function findAddressedPerson(people: People, text: string): Person | unde
   return undefined
 }
 
-/** The person a clause opens by addressing, comma or not ("Ila, update the doc", "ila update the doc"), and the words after the name. */
+/** The person a clause addresses at its start or after a comma, comma or not ("Ila, update the doc", "ila update the doc", "the fermenters, Jodie, get two sanitised"), and the words after the name. */
 export function leadingAddressee(people: People, clause: string): { person: Person; rest: string } | undefined {
   const lower = clause.toLowerCase()
   for (const { alias, person, latin } of people.aliases) {
     if (!latin) continue
     const name = alias.toLowerCase()
-    const match = new RegExp(`^(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${escape(name)}(?:[,.]\\s*|\\s+)(?=[a-z])`).exec(lower)
-    if (match) return { person, rest: lower.slice(match[0].length) }
+    const match = new RegExp(`(?:^|[,;]\\s*)(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${escape(name)}(?:[,.]\\s*|\\s+)(?=[a-z])`).exec(lower)
+    if (match) return { person, rest: lower.slice(match.index + match[0].length) }
   }
   return undefined
 }
