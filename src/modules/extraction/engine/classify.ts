@@ -161,6 +161,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && SO_WE_CHOOSE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
   if (cues.language === 'en' && THEN_ITS_NAMED.test(asSaid.trim())) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
   if (cues.language === 'en' && ENDS_AFTER.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
+  if (cues.language === 'en' && REVERSES.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.75 }
   if (cues.language === 'en' && THEN_WE_TAKE.test(normalize(asSaid, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.7 }
   if (cues.language === 'en' && FROM_NOW.test(body)) return { kind: 'decision', semanticType: 'policy', confidence: 0.7 }
 
@@ -268,7 +269,10 @@ const POINTS_BACK_AT_RISK = /^(?:that|this|it)(?:'s| is| would be| could be) (?:
 
 const WANTS_RULE = /^i(?: want|'d like| would like) (?!to\b)(?:this|the|us|our|everyone|everybody|all|a|an|every)\b/
 
-const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s+(?=(?:i|i've|i'm|we've|we're|it's|first)\b)|\s*$)`)
+const MEETING_PROCESS = new RegExp(String.raw`^(?:[^,.]*?\b(?:okay|ok|right|alright)[,.]?\s+)?(?:(?:okay|ok|right|so|then|and|well|alright|all right|yeah|good|fine)[,.]?\s+)*(?:let's|let us|we'll|we will|we're going to|we'd better|we)\s+(?:just\s+|all\s+)?(?:go(?:\s+(?:through|over|round|around)\b[^,.]*|\s+back to (?:the )?(?:agenda|list|top|start|beginning|item|point|question)\b[^,.]*|(?=\s+(?:i|i've|i'm|we've|we're|it's|they're|the [a-z]+ (?:is|are))\b).*)?|crac?n?k on|get going|get started|get on with it|get to (?:that|it|this|them|[a-z]+s?)(?: later| next| in a (?:minute|sec|second|bit))?|come back to (?:that|it|this|them)|leave (?:it|that|this|those|them)(?: one)?(?:\s+(?:with (?:the|us|me|them)|on|until|till|for|there|at|open)\b[^,.]*)?|park (?:it|that|this)|sort (?:it|that|this)(?: out)?|sort out who\b[^,.]*|find (?:someone|somebody)|work out who\b[^,.]*|(?:think|chew|sleep) on (?:it|that|this)|keep (?:it|this|that) (?:quick|short|brief|informal|simple|tight)|watch (?:it|that|this)|wrap (?:up|it up)|stop there|call it (?:there|a day)|take (?:it|that|this) offline|talk (?:again|tomorrow|later|offline)|see how it goes|not (?:borrow trouble|(?:try to )?solve (?:it|that|this)(?: now| today)?)|hope (?:it|that) doesn't come to that|hope(?: so| not)?|get through (?:this|it|the (?:agenda|list))(?: quickly)?)(?:\s+(?:for now|then|today|later|tomorrow|next time|next week|now))?(?:[,.!;]|\s+and\s+(?:talk|come back|decide|see)\b|\s+(?=(?:i|i've|i'm|we've|we're|it's|first)\b)|\s*$)`)
+/** "Bring it back.", "Go back to the old ones, the blue ones.", "Switch it back on Monday.": an earlier state restored, a choice reversed. */
+const REVERSES = /^(?:(?:okay|ok|right|so|well|fine|then|yeah|yes|and)[,.]? )*(?:let's |we'll |we )?(?:(?:bring|put|switch|turn|roll|change|move|set) (?:it|them|that|those|this) back\b(?! (?:to (?:you|me|him|her|them)|here)\b)|go back to (?!(?:the |that |this |your |my )?(?:agenda|top|start|beginning|point|item|question|list|slide|office|desk|room|work|it|that|this|them|you|me|him|her|sleep|bed)\b)(?:the |using |our )?[\w-]+)/
+
 /** "Then we take it, tell them yes.": the offer weighed is taken. */
 const THEN_WE_TAKE = /^(?:(?:okay|ok|right|so|well|fine|good|great)[,.]? )*then,? we(?:'ll)? (?:take|accept|sign|book|go with|go for) (?:it|that|them|this|the [\w-]+(?: [\w-]+)?)(?=[,.!]|$)/
 /** "It's Sunday mornings from now.": the new state, from now on. */
@@ -276,6 +280,11 @@ const FROM_NOW = /^(?:(?:okay|ok|so|right|then|and)[,.]? )*(?:it's|it is|that's|
 
 /** "The everything bagel's done after Sunday.", "the late bus is finished from March": something stopped from a time on. */
 const ENDS_AFTER = /^(?:(?:okay|ok|so|right|yeah|then|fine)[,.]? )*(?:the |our |that |this )?[\w-]+(?: [\w-]+){0,3}?(?:'s| is| are|'re) (?:done|finished|over|gone|off the (?:menu|list|schedule|range|rota))(?: for good)? (?:after|from|as of|at the end of|once) (?:this |next |the )?[\w-]+(?: [\w-]+){0,2}[.!]?$/
+
+/** "Let's crack on.", "Let's go back to the agenda.": the meeting's own running (the learned detector's guard too). */
+export function runsTheMeeting(sentence: string): boolean {
+  return MEETING_PROCESS.test(spokenForm(sentence.replace(/[’‘]/g, "'").toLowerCase().trim()))
+}
 
 /** "Then it's Bidroom.": the option named after the weighing is the one taken. */
 const THEN_ITS_NAMED = /^(?:(?:okay|ok|right|so|well|fine)[,.]? )*[Tt]hen it's (?:the )?[A-Z][\w-]*(?: \S+){0,3}?[.!]?$/
