@@ -439,6 +439,16 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   return undefined
 }
 
+/** "So, open fermenters, Jodie, get two of them sanitised…": a request titled from what the named person is asked. */
+function afterVocative(clause: string, names: string[]): string {
+  for (const name of names) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const match = new RegExp(`[,;]\\s*(?:and\\s+|so\\s+|then\\s+)?${escaped}[,.]\\s*(?=[a-z])`, 'i').exec(clause)
+    if (match) return clause.slice(match.index + match[0].length)
+  }
+  return clause
+}
+
 function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
   const { cues, people } = context
   const names = namesIn(people, clause)
@@ -465,7 +475,7 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     confidence: kinded.confidence,
     owner: kinded.owner ?? { mode: 'none' },
     text: clause.trim(),
-    title: makeTitle(clause, cues, names),
+    title: makeTitle(kinded.kind === 'action' && kinded.isRequest ? afterVocative(clause, names) : clause, cues, names),
     topic: termVector(topicTokens),
     referring,
     claim: Boolean(kinded.claim),
