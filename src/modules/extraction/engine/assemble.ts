@@ -8,7 +8,7 @@ import type { CueSet } from './cues.ts'
 import { cuesFor, titleOf, type Assembly, type Draft, type NearDuplicate } from './drafts.ts'
 import { resolveDueDate, type LocalDate } from './due-dates.ts'
 import { findAddressedPerson, isKnown, samePerson, speakerOf, type People, type Person } from './owners.ts'
-import { addInto, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
+import { addInto, contentTokens, cosine, detectLanguage, overlapCoefficient, splitSentences, type Language, type TermVector } from './text.ts'
 import { truncate } from './titles.ts'
 import { DEFAULT_QUALITY_GATE, type ItemKind, type TranscriptSegmentInput } from './types.ts'
 
@@ -136,6 +136,11 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
         if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.wasAgreeing) {
           const settling = settledAfterYes(clause, context)
           if (settling && settledBy(state)) signals.candidate = settling
+        }
+        // "Batteries, then.", "England then.", "New feet, then.": an option raised in the turns just before, settled on without a yes.
+        if (!signals.candidate && !signals.confirmation && !signals.acceptance && state.language === 'en') {
+          const settling = settledAfterYes(clause, context)
+          if (settling && optionRaised(state, clause)) signals.candidate = settling
         }
         const asked = !signals.candidate && !signals.confirmation && state.clausesSeen === 0 ? asksChoice(state, clause) : undefined
         if (asked) {
@@ -275,6 +280,14 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   function settledBy(state: SegmentState): Draft | undefined {
     return latest((draft) => draft.kind === 'decision' && draft.lastSegmentIndex >= state.index - 2)
       ?? latest((draft) => draft.isProposal && draft.lastSegmentIndex >= state.index - 3 && draft.lastSegmentIndex < state.index && !samePerson(draft.mentions[0]?.speaker, state.speaker))
+  }
+
+  /** A word of "X, then" said in one of the four segments before (the option was on the table). */
+  function optionRaised(state: SegmentState, clause: string): boolean {
+    const words = contentTokens(clause.toLowerCase().replace(/\bthen\b.*$/, ''))
+    if (words.length === 0) return false
+    const before = segments.slice(Math.max(0, state.position - 4), state.position).map((segment) => segment.text.toLowerCase())
+    return words.some((word) => before.some((text) => contentTokens(text).includes(word)))
   }
 
   function isOnlyName(sentence: string): boolean {
