@@ -151,6 +151,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const { cues, people } = context
   if (cues.openQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.7 }
   if (cues.language === 'en' && OPENS_WITH_WORRY.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
+  if (cues.language === 'en' && IF_THEN_TROUBLE.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   // "That's what we decided in January, that stays.": the earlier choice kept, not a new one.
@@ -189,7 +190,7 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   const weakPolicyAt = position(cues.decisionPolicyWeak, body)
   // "Let's crack on", "we'll leave it there", "let's sort out who": the meeting's own running, or a
   // choice put off, said with a decision's words; no choice is made (an action it names still is one).
-  const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body) || KEEPS_WATCHING.test(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
+  const decisionAt = cues.language === 'en' && (MEETING_PROCESS.test(body) || isOnlyAStart(body) || KEEPS_WATCHING.test(body) || OTHERS_CONFIRMED.test(body)) ? -1 : earliest(strongAt, choiceAt, policyAt, conditionalAt, letsAt)
 
   if (actionAt >= 0 && (decisionAt < 0 || actionAt <= decisionAt)) {
     return actionKind(body, context, { requestAt, firstPersonAt, progressiveAt, claimAt, solicitationAt, needAt, assigned, addressed: addressee?.person })
@@ -246,6 +247,12 @@ export function isOnlyADeadline(sentence: string): boolean {
 const AGAINST_NORM = /,?\s*(?:and |but |when )?(?:(?:it|that|they|she|he|which)(?:'s| is)? (?:should|supposed to|meant to|ought to) be|(?:the |our |a )?(?:target|limit|plan|norm|spec)(?:'s| is| was)|against (?:a|the|our) (?:target|limit|plan|norm) of)\b[^,.;]*|\s*\bshould be (?:about |around )?(?:\d[\d.,]*|[a-z]+(?:-[a-z]+)?)\s*(?:%|percent)?(?=[,.;!]|$)/g
 
 const WITHDRAWS = /\b(?:forget (?:it|that|about it|i said (?:it|that))|never ?mind|scrap that|bad idea)\b/
+
+/** "The vendor's confirmed cutover for the fourth": what someone outside settled, reported; not this meeting's choice. */
+const OTHERS_CONFIRMED = /^(?:(?:and|so|okay|ok|also|oh)[,.]? )*(?:the |our )?(?!we\b|i\b)[\w-]+(?: [\w-]+)?(?:'s| has| have|'ve) (?:now |finally |just )?confirmed\b/
+
+/** Whether a sentence only reports what someone outside the meeting confirmed (the learned detector's guard too). */
+export const othersConfirmed = (sentence: string): boolean => OTHERS_CONFIRMED.test(spokenForm(sentence.replace(/[’‘]/g, "'").toLowerCase().trim()))
 
 /** "Keep an eye on it.", "It is what it is.", "Forget I said it.", "Never mind.": watching, shrugging or taking back, not deciding. */
 const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine|no)[,.]? )*(?:(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b|it is what it is\b|(?:just )?forget (?:it|that|i said (?:it|that|anything))(?: then)?[.!]?$|never ?mind\b)/
@@ -387,6 +394,9 @@ function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
 /** After "I agree." the next statement is what was agreed: a decision, unless it is only an opinion. */
 /** "One worry, though.", "One last concern.", "My worry is this:": the next sentence of the turn is the risk. */
 const WORRY_ANNOUNCED = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|a|my|the|another|more|last|final|big|small|real) )*(?:worry|concern|risk|thing that worries me)(?:,?\s*though| is this| here| for me)?[.!:,]?$/
+
+/** "If the disputes keep coming, we'll be over two hundred open cases", "if it goes, we're down to one side": trouble foreseen, a risk (not a rule). */
+const IF_THEN_TROUBLE = /^(?:(?:and|but|so|also|um|uh)[,]? )*if\b[^.?]{3,80}?\b(?:we(?:'d|'ll| will| would)? lose|we(?:'re|'ll be| are| will be| would be|'d be) (?:down to|stuck|short|out of|over|past|behind)|we(?:'ve| have)? got nowhere|there's nowhere|we(?:'d|'ll)? run out)\b/
 
 /** "One worry though if the blade doesn't come we're down to five trucks" (speech, one sentence): a risk raised. */
 const OPENS_WITH_WORRY = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|my|another|more|last|final|big|real) )+(?:worry|concern)(?:,?\s*though)?[,:]?\s+(?:is (?:that )?)?(?=\w)/

@@ -7,7 +7,7 @@
 // words tell only moves it below the quality gate: the rules found an item of that kind there, a
 // better sentence of the same turn or a learned item just before carries it, the rules read the
 // sentence as another kind of item, or the next turn's reply lowered it.
-import { isOnlyADeadline, runsTheMeeting } from './classify.ts'
+import { isOnlyADeadline, othersConfirmed, runsTheMeeting } from './classify.ts'
 import { englishCues } from './cues-en.ts'
 import { chineseCues } from './cues-zh.ts'
 import type { Draft } from './drafts.ts'
@@ -60,7 +60,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // a short reply with the proposal it answers: alone, in speech, it is mostly a misheard fragment (fifteenth pass).
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || runsTheMeeting(text) || recalled(text) || WATCHES.test(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || runsTheMeeting(text) || othersConfirmed(text) || recalled(text) || WATCHES.test(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || recalled(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }
