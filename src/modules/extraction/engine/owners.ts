@@ -5,7 +5,7 @@ import { contentTokens } from './text.ts'
 
 export type Person = { name?: string; speakerId?: string; accountId?: string }
 
-type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp; assignment: RegExp; recapAssignment: RegExp }
+type Alias = { alias: string; person: Person; latin: boolean; pattern: RegExp; assignment: RegExp; recapAssignment: RegExp; vocative: RegExp }
 
 export type People = {
   bySpeakerId: Map<string, Person>
@@ -91,6 +91,7 @@ export function aliasesOf(people: Person[]): Alias[] {
         pattern: new RegExp(latin ? `\\b${name}\\b` : name, 'u'),
         assignment: new RegExp(latin ? `^${ENGLISH_CONDITION}(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
         recapAssignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_RECAP_ASSIGNMENT}` : `(?:^|让|请|由)${name}`, 'u'),
+        vocative: new RegExp(latin ? `(?:^|[,;]\\s*)(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${name}(?:[,.]\\s*|\\s+)(?=[a-z])` : '(?!)', 'u'),
       }
     })
 }
@@ -126,10 +127,8 @@ export function findAddressedPerson(people: People, text: string): Person | unde
 /** The person a clause addresses at its start or after a comma, comma or not ("Ila, update the doc", "ila update the doc", "the fermenters, Jodie, get two sanitised"), and the words after the name. */
 export function leadingAddressee(people: People, clause: string): { person: Person; rest: string } | undefined {
   const lower = clause.toLowerCase()
-  for (const { alias, person, latin } of people.aliases) {
-    if (!latin) continue
-    const name = alias.toLowerCase()
-    const match = new RegExp(`(?:^|[,;]\\s*)(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${escape(name)}(?:[,.]\\s*|\\s+)(?=[a-z])`).exec(lower)
+  for (const { person, latin, vocative } of people.aliases) {
+    const match = latin ? vocative.exec(lower) : null
     if (match) return { person, rest: lower.slice(match.index + match[0].length) }
   }
   return undefined
