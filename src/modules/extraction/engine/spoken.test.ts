@@ -139,6 +139,27 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(withdrawn.filter((item) => item.kind === 'decision' && item.sourceSegmentIds.some((id) => id === 's1' || id === 's3'))).toEqual([])
   })
 
+  it('reads breakages, trouble foreseen, reports from outside, take-backs, reversals and options settled without a yes', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).map((item) => item.kind)
+    expect(kinds([['ana', 'The reefer unit failed off Colombo.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'And, um, we scorched the flue pan on Wednesday.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'The sugaring-off dinners are fully booked for the next three weekends.']])).toEqual(['outcome'])
+    expect(kinds([['ana', "If the disputes keep coming in like this, we'll be over two hundred open cases by the end of next week."]])).toEqual(['question'])
+    expect(kinds([['ana', "The vendor's confirmed cutover for the night of April fourth."]])).toEqual([])
+    expect(kinds([['ana', "Let's go back to the agenda."]])).toEqual([])
+    expect(kinds([['ana', 'Keep an eye on it.']])).toEqual([])
+    expect(kinds([['ana', "Yeah, I've had the emails too. Okay. Bring it back."]])).toEqual(['decision'])
+    expect(kinds([['ana', 'Can we not just buy new batteries rather than new handsets?'], ['bo', "We could. Batteries are sixty quid, a handset's four hundred."], ['ana', 'Batteries, then. Just the four.']])).toContain('decision')
+    expect(kinds([['ana', 'In the meantime we keep doing what we agreed last month. The manual door check.'], ['bo', 'Yep. That stays.']])).toEqual([])
+  })
+
+  it('finds a document where people find it and a report for a named body, and splits "I\'ll write X can you do Y"', () => {
+    const items = (text: string) => visible(meeting([['ana', text]])).map((item) => item.kind)
+    expect(items("I'll change the visitor booking form on the website.")).toContain('reference')
+    expect(items('Good, the interim report for the Heritage Fund is due on the fifteenth.')).toContain('reference')
+    expect(items("I'll write the narrative part can you do the numbers table by Wednesday")).toEqual(['action', 'action'])
+  })
+
   it('hears a question asked without a question word or mark', () => {
     for (const text of ['One open thing, we still don\'t know if the expo lets us scan badges.', 'I wonder if the vendor would give us a discount.', "Let's leave the integration articles open for now.",
       "So I'm not sure we can actually tell if fuzzy matching makes the results worse.", 'If the upgrade slips past August our settings might need redoing.']) {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { contentTokens, cosine, detectLanguage, splitSentences, termVector } from './text.ts'
+import { contentTokens, cosine, detectLanguage, splitSentences, termVector, withCommaSpaces } from './text.ts'
 
 describe('text', () => {
+  it('puts back the space a rejoined clause lost after a comma, not inside a number', () => {
+    expect(withCommaSpaces("by the 9th,it's in")).toBe("by the 9th, it's in")
+    expect(withCommaSpaces('at 91% full,400 bags')).toBe('at 91% full, 400 bags')
+    expect(withCommaSpaces('11,400 weekly listeners')).toBe('11,400 weekly listeners')
+  })
+
   it('guesses the language from the script unless told', () => {
     expect(detectLanguage('我来负责对账模块')).toBe('zh')
     expect(detectLanguage('Loki的查询语法大家不熟')).toBe('zh')
