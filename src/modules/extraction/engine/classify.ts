@@ -252,7 +252,13 @@ const WITHDRAWS = /\b(?:forget (?:it|that|about it|i said (?:it|that))|never ?mi
 const OTHERS_CONFIRMED = /^(?:(?:and|so|okay|ok|also|oh)[,.]? )*(?:the |our )?(?!we\b|i\b)[\w-]+(?: [\w-]+)?(?:'s| has| have|'ve) (?:now |finally |just )?confirmed\b/
 
 /** Whether a sentence only reports what someone outside the meeting confirmed (the learned detector's guard too). */
-export const othersConfirmed = (sentence: string): boolean => OTHERS_CONFIRMED.test(spokenForm(sentence.replace(/[’‘]/g, "'").toLowerCase().trim()))
+export const othersConfirmed = (sentence: string): boolean => OTHERS_CONFIRMED.test(plainSpoken(sentence))
+
+/** A sentence as the English rules read it: straight quotes, lower case, fillers and false starts gone. */
+const plainSpoken = (sentence: string): string => spokenForm(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
+
+/** Whether a sentence only watches, shrugs or takes back ("keep an eye on it", "it is what it is", "forget I said it") (the learned detector's guard too). */
+export const keepsWatching = (sentence: string): boolean => KEEPS_WATCHING.test(plainSpoken(sentence))
 
 /** "Keep an eye on it.", "It is what it is.", "Forget I said it.", "Never mind.": watching, shrugging or taking back, not deciding. */
 const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine|no)[,.]? )*(?:(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b|it is what it is\b|(?:just )?forget (?:it|that|i said (?:it|that|anything))(?: then)?[.!]?$|never ?mind\b)/
@@ -290,7 +296,7 @@ const ENDS_AFTER = /^(?:(?:okay|ok|so|right|yeah|then|fine)[,.]? )*(?:the |our |
 
 /** "Let's crack on.", "Let's go back to the agenda.": the meeting's own running (the learned detector's guard too). */
 export function runsTheMeeting(sentence: string): boolean {
-  return MEETING_PROCESS.test(spokenForm(sentence.replace(/[’‘]/g, "'").toLowerCase().trim()))
+  return MEETING_PROCESS.test(plainSpoken(sentence))
 }
 
 /** "Then it's Bidroom.": the option named after the weighing is the one taken. */
@@ -449,16 +455,6 @@ export function referenceIn(clause: string, context: ClauseContext): Candidate |
   return undefined
 }
 
-/** "So, open fermenters, Jodie, get two of them sanitised…": a request titled from what the named person is asked. */
-function afterVocative(clause: string, names: string[]): string {
-  for (const name of names) {
-    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    const match = new RegExp(`[,;]\\s*(?:and\\s+|so\\s+|then\\s+)?${escaped}[,.]\\s*(?=[a-z])`, 'i').exec(clause)
-    if (match) return clause.slice(match.index + match[0].length)
-  }
-  return clause
-}
-
 function complete(kinded: Kinded, clause: string, body: string, context: ClauseContext): Candidate | undefined {
   const { cues, people } = context
   const names = namesIn(people, clause)
@@ -485,7 +481,8 @@ function complete(kinded: Kinded, clause: string, body: string, context: ClauseC
     confidence: kinded.confidence,
     owner: kinded.owner ?? { mode: 'none' },
     text: clause.trim(),
-    title: makeTitle(kinded.kind === 'action' && kinded.isRequest ? afterVocative(clause, names) : clause, cues, names),
+    // "So, open fermenters, Jodie, get two of them sanitised…": a request titled from what the named person is asked.
+    title: makeTitle(kinded.kind === 'action' && kinded.isRequest ? leadingAddressee(people, clause)?.rest ?? clause : clause, cues, names),
     topic: termVector(topicTokens),
     referring,
     claim: Boolean(kinded.claim),

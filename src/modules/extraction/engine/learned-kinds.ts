@@ -7,7 +7,7 @@
 // words tell only moves it below the quality gate: the rules found an item of that kind there, a
 // better sentence of the same turn or a learned item just before carries it, the rules read the
 // sentence as another kind of item, or the next turn's reply lowered it.
-import { isOnlyADeadline, othersConfirmed, runsTheMeeting } from './classify.ts'
+import { isOnlyADeadline, keepsWatching, othersConfirmed, runsTheMeeting } from './classify.ts'
 import { englishCues } from './cues-en.ts'
 import { chineseCues } from './cues-zh.ts'
 import type { Draft } from './drafts.ts'
@@ -47,8 +47,8 @@ type KindRules = {
   notInReplies?: boolean
 }
 
-/** "Keep an eye on it", "Let's flag it then": watching a question, not deciding it; "It is what it is", "Forget I said it", "Never mind": no choice made. */
-const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this)|it is what it is|never ?mind)\b|\bforget (?:i said (?:it|that)|it|that)(?: then)?[.!]?$/i
+/** "Keep an eye on it", "Let's flag it then": watching a question, not deciding it. */
+const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this))\b/i
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
 const asks = (text: string) => /[?？]\s*$/u.test(text)
 const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
@@ -60,7 +60,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // a short reply with the proposal it answers: alone, in speech, it is mostly a misheard fragment (fifteenth pass).
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || runsTheMeeting(text) || othersConfirmed(text) || recalled(text) || WATCHES.test(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || runsTheMeeting(text) || othersConfirmed(text) || recalled(text) || WATCHES.test(text) || keepsWatching(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || recalled(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }

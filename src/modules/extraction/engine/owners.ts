@@ -91,7 +91,7 @@ export function aliasesOf(people: Person[]): Alias[] {
         pattern: new RegExp(latin ? `\\b${name}\\b` : name, 'u'),
         assignment: new RegExp(latin ? `^${ENGLISH_CONDITION}(?:and\\s+|then\\s+)?${name}${ENGLISH_ASSIGNMENT}` : `(?:^|让|请|由)${name}${CHINESE_ASSIGNMENT}`, 'u'),
         recapAssignment: new RegExp(latin ? `^(?:and\\s+|then\\s+)?${name}${ENGLISH_RECAP_ASSIGNMENT}` : `(?:^|让|请|由)${name}`, 'u'),
-        vocative: new RegExp(latin ? `(?:^|[,;]\\s*)(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${name}(?:[,.]\\s*|\\s+)(?=[a-z])` : '(?!)', 'u'),
+        vocative: new RegExp(latin ? `(?:^|[,;]\\s*)(?:(?:and|so|then|okay|ok|right|great)[,.]?\\s+)?${name}(?:[,.]\\s*|\\s+)(?=[a-z])` : '(?!)', 'iu'),
       }
     })
 }
@@ -124,12 +124,11 @@ export function findAddressedPerson(people: People, text: string): Person | unde
   return undefined
 }
 
-/** The person a clause addresses at its start or after a comma, comma or not ("Ila, update the doc", "ila update the doc", "the fermenters, Jodie, get two sanitised"), and the words after the name. */
+/** The person a clause addresses at its start or after a comma, comma or not ("Ila, update the doc", "ila update the doc", "the fermenters, Jodie, get two sanitised"), and the words after the name, as written. */
 export function leadingAddressee(people: People, clause: string): { person: Person; rest: string } | undefined {
-  const lower = clause.toLowerCase()
   for (const { person, latin, vocative } of people.aliases) {
-    const match = latin ? vocative.exec(lower) : null
-    if (match) return { person, rest: lower.slice(match.index + match[0].length) }
+    const match = latin ? vocative.exec(clause) : null
+    if (match) return { person, rest: clause.slice(match.index + match[0].length) }
   }
   return undefined
 }
