@@ -35,6 +35,8 @@ export async function oldEngine(commit: string): Promise<Extract> {
     const classify = path.join(dir, ENGINE, 'classify.ts')
     if (!readFileSync(classify, 'utf8').includes('isOnlyADeadline')) writeFileSync(classify, `${readFileSync(classify, 'utf8')}\nexport function isOnlyADeadline(_sentence: string): boolean { return false }\n`)
     const extractive = path.join(dir, ENGINE, 'extractive.ts')
+    // A tree whose engine already takes the detector as an option (ninth pass on) is used as it is.
+    if (readFileSync(extractive, 'utf8').includes('options: ExtractOptions')) return (await import(path.join(dir, ENGINE, 'extractive.ts'))).extractItems as Extract
     const lines = readFileSync(extractive, 'utf8').replace('export function extractItems(input: ExtractionInput): ExtractionResult {',
       "import { learnedDecisions } from './learned-decisions.ts'\nexport function extractItems(input: ExtractionInput, options: any = {}): ExtractionResult {").split('\n')
     const at = lines.findIndex((line) => line.includes('= assemble('))

@@ -140,7 +140,12 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
     if (argv.includes('--verbose')) {
       console.log(`    speakers ${mapped.length > 0 ? mapped.join(', ') : 'none named'}`)
       for (const label of score.missed) console.log(`    missed   ${label.kind.padEnd(9)} [${label.sourceSegmentIds.join(',')}] ${label.title}`)
-      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
+      // why it is spurious: `dup` (a label it cites was matched by another item of its kind), `<kind>` (it cites a label of another kind), `-` (no label there)
+      const why = (item: (typeof score.spurious)[number]) => {
+        const cited = fixture.expected.filter((label) => label.sourceSegmentIds.some((id) => item.sourceSegmentIds.includes(id)))
+        return cited.some((label) => label.kind === item.kind) ? 'dup' : cited[0]?.kind ?? '-'
+      }
+      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} ${why(item).padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
       for (const { expected, produced } of score.matches) {
         if (expected.kind === 'action' && (expected.ownerName ?? undefined) !== produced.ownerName) console.log(`    owner    [${produced.sourceSegmentIds.join(',')}] ${produced.title}: ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`)
       }

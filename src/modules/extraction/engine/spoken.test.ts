@@ -147,6 +147,10 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', "If the disputes keep coming in like this, we'll be over two hundred open cases by the end of next week."]])).toEqual(['question'])
     expect(kinds([['ana', "The vendor's confirmed cutover for the night of April fourth."]])).toEqual([])
     expect(kinds([['ana', "Let's go back to the agenda."]])).toEqual([])
+    // the meeting's own pace and order: no choice made
+    expect(kinds([['ana', "Okay, let's do the round, Priya."]])).toEqual([])
+    expect(kinds([['ana', "Yeah okay let's go quick, the truck's leaving at ten."]])).toEqual([])
+    expect(kinds([['ana', "Let's not try to solve it tonight."]])).toEqual([])
     expect(kinds([['ana', 'Keep an eye on it.']])).toEqual([])
     expect(kinds([['ana', "Yeah, I've had the emails too. Okay. Bring it back."]])).toEqual(['decision'])
     expect(kinds([['ana', 'Can we not just buy new batteries rather than new handsets?'], ['bo', "We could. Batteries are sixty quid, a handset's four hundred."], ['ana', 'Batteries, then. Just the four.']])).toContain('decision')
