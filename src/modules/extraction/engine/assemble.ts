@@ -21,6 +21,10 @@ const REQUEST_TAKES_OPEN = 0.5
 /** A clause that is only "let's …" (after a filler): how a meeting's first turn sets its agenda. */
 const AGENDA_LETS = /^(?:(?:okay|ok|so|right|alright|all right|well|good|morning)[,.!]?\s+)*let(?:'s| us)\b/i
 const BARE_FINE = /^fine[.!]?$/i
+/** A turn asking the listener (or their team) to do something: "Jesse, can your guys bring them up Friday?" */
+const ASKS_YOU = /\b(?:can|could|will|would)\s+(?:you|your|y'all)\b[^?]*\?\s*$/i
+/** "We'll do it Friday.", "Yep, we can grab them first thing": work a team takes on (not a choice between options: "we'll go with", "we'll keep"). */
+const WE_TAKE_IT = /^(?:(?:yeah|yes|yep|sure|okay|ok|fine|right|no problem|of course)[,.!]?\s+)*we(?:'ll| will| can)\s+(?:(?:just|definitely|probably|also)\s+)?(?!go with\b|use\b|switch\b|stick\b|keep\b|pick\b|choose\b|move\b|adopt\b|stay\b|drop\b|stop\b|cancel\b|skip\b|need\b|have to\b|see\b|talk\b|be\b)[a-z]+\b/i
 const DEADLINE_WORDS = /\b(?:by|before|due|until)\b|之前|以前|截止/i
 
 type SegmentState = {
@@ -171,7 +175,18 @@ export function assemble(segments: TranscriptSegmentInput[], people: People, tod
   }
 
   function place(signals: ClauseSignals, clause: string, anchor: string, state: SegmentState): Draft | undefined {
-    const candidate = signals.candidate
+    let candidate = signals.candidate
+    if (candidate?.kind === 'decision' && state.language === 'en' && WE_TAKE_IT.test(clause.trim())) {
+      // "Sure. We'll do it after lunch." once the request was taken: more of the same work, not a choice.
+      const taken = state.lastTouched
+      if (taken?.kind === 'action' && taken.isAccepted && taken.mentions.some((mention) => mention.segmentIndex === state.index)) {
+        addMention(taken, state, clause, undefined)
+        return taken
+      }
+      // "Yeah, we'll grab them Friday morning." answering "can your guys bring them up Friday?": the team takes the work.
+      const asked = segments[state.position - 1]
+      if (asked && turnOf[state.position - 1] !== state.index && ASKS_YOU.test(asked.text)) candidate = signals.candidate = { ...candidate, kind: 'action', semanticType: 'task', confidence: 0.7, owner: { mode: 'speaker' } }
+    }
     const accepted = acceptRequest(signals, clause, state) ?? answerWhen(clause, state)
     if (accepted) return accepted
     let confirmed: Draft | undefined

@@ -32,6 +32,9 @@ describe('the learned decision detector', () => {
     expect(found.map((item) => item.key)).toHaveLength(3)
     const ruled = decisions([['ana', "Let's go with the raffle online."], ['ben', 'Fine.']], model)
     expect(ruled.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)).toHaveLength(1)
+    // a proposal heard without its question mark is no decision either
+    const proposed = decisions([['ana', 'What if we put the raffle online.'], ['ben', 'Hm.']], model)
+    expect(proposed.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)).toEqual([])
   })
 
   it('waits for the reply of someone else when the model reads it, and keeps the item on every longer prefix', () => {

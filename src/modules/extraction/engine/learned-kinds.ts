@@ -51,6 +51,8 @@ type KindRules = {
 const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this))\b/i
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
 const asks = (text: string) => /[?？]\s*$/u.test(text)
+/** A proposal or question heard without its question mark ("What if we put a Saturday shift on line three."): no decision yet. */
+const PROPOSES = /^(?:[\w'-]+,?\s+){0,2}?(?:what if|how about|what about|could we|can we|should we|shall we|why don't we|why not)\b/i
 const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
 
 const KINDS: Record<LearnedKind, KindRules> = {
@@ -60,7 +62,7 @@ const KINDS: Record<LearnedKind, KindRules> = {
   // a short reply with the proposal it answers: alone, in speech, it is mostly a misheard fragment (fifteenth pass).
   // A sentence restating a choice found up to 4 turns before ("Every week, yeah", "Then yes, convert the
   // aviary") is not a second decision (fourteenth pass).
-  decision: { semanticType: () => 'choice', never: (text) => asks(text) || isOnlyADeadline(text) || runsTheMeeting(text) || othersConfirmed(text) || recalled(text) || WATCHES.test(text) || keepsWatching(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
+  decision: { semanticType: () => 'choice', never: (text) => asks(text) || PROPOSES.test(text) || isOnlyADeadline(text) || runsTheMeeting(text) || othersConfirmed(text) || recalled(text) || WATCHES.test(text) || keepsWatching(text) || contentTokens(text).length < MIN_DECISION_WORDS, settledWithin: 8, restatedWithin: 4 },
   outcome: { semanticType: (text) => (wordsOf(text).includes('#') ? 'metric' : 'outcome'), never: (text) => asks(text) || recalled(text) || contentTokens(text).length < MIN_OUTCOME_WORDS, settledWithin: 0, restatedWithin: 0 },
   question: { semanticType: (text) => (!asks(text) && RISK.test(text.toLowerCase()) ? 'risk' : 'open-question'), never: () => false, settledWithin: 0, restatedWithin: 0, notInReplies: true },
 }

@@ -151,6 +151,9 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', "Okay, let's do the round, Priya."]])).toEqual([])
     expect(kinds([['ana', "Yeah okay let's go quick, the truck's leaving at ten."]])).toEqual([])
     expect(kinds([['ana', "Let's not try to solve it tonight."]])).toEqual([])
+    // a team taking the work asked of it: an action, not a choice
+    expect(kinds([['ana', 'The new tensioners came in yesterday.'], ['ana', 'Jesse, can your guys bring them up Friday?'], ['bo', "Yeah, we'll grab them Friday morning."]])).toEqual(['action'])
+    expect(kinds([['ana', 'Can you get the pallets out of bay two today?'], ['bo', "Sure, we'll do it after lunch."]])).toEqual(['action'])
     expect(kinds([['ana', 'Keep an eye on it.']])).toEqual([])
     expect(kinds([['ana', "Yeah, I've had the emails too. Okay. Bring it back."]])).toEqual(['decision'])
     expect(kinds([['ana', 'Can we not just buy new batteries rather than new handsets?'], ['bo', "We could. Batteries are sixty quid, a handset's four hundred."], ['ana', 'Batteries, then. Just the four.']])).toContain('decision')
