@@ -151,6 +151,13 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', "Okay, let's do the round, Priya."]])).toEqual([])
     expect(kinds([['ana', "Yeah okay let's go quick, the truck's leaving at ten."]])).toEqual([])
     expect(kinds([['ana', "Let's not try to solve it tonight."]])).toEqual([])
+    // a rule going forward, in the words people use for one
+    expect(kinds([['ana', 'We moved the counts to quarterly in June. That was a mistake, back to monthly, starting now.']])).toContain('decision')
+    expect(kinds([['ana', 'So, new rule, every delivery gets signed for at the gate.']])).toEqual(['decision'])
+    expect(kinds([['ana', 'Nothing ships on upgrade mornings, for any team, that\'s the rule.']])).toEqual(['decision'])
+    expect(kinds([['ana', 'From this week, nothing leaves the yard without a tag on the bundle.']])).toEqual(['decision'])
+    expect(kinds([['ana', "So here's how it works for now on. If a prop fails, the game master stops the clock."]])).toContain('decision')
+    expect(kinds([['ana', 'The invoices are due by this week, the supplier said.']])).not.toContain('decision')
     // a team taking the work asked of it: an action, not a choice
     expect(kinds([['ana', 'The new tensioners came in yesterday.'], ['ana', 'Jesse, can your guys bring them up Friday?'], ['bo', "Yeah, we'll grab them Friday morning."]])).toEqual(['action'])
     expect(kinds([['ana', 'Can you get the pallets out of bay two today?'], ['bo', "Sure, we'll do it after lunch."]])).toEqual(['action'])
