@@ -153,6 +153,8 @@ function decideKind(body: string, asSaid: string, context: ClauseContext): Kinde
   if (cues.language === 'en' && OPENS_WITH_WORRY.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   if (cues.language === 'en' && IF_THEN_TROUBLE.test(body)) return { kind: 'question', semanticType: 'risk', confidence: 0.7 }
   if (cues.language === 'en' && ASKS_ABOUT_SELF.test(body) && !cues.notQuestion.test(body)) return { kind: 'question', semanticType: 'open-question', confidence: 0.65 }
+  // "The diocese approved the budget last Friday.", "the hotel in Bukit Bintang renewed, two more years": others' answer, a result (not our choice recalled).
+  if (cues.language === 'en' && OTHERS_ANSWERED.test(body)) return { kind: 'outcome', semanticType: 'outcome', confidence: 0.7 }
   if (cues.decisionRecalled.test(body)) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
   // "That's what we decided in January, that stays.": the earlier choice kept, not a new one.
   if (cues.language === 'en' && POINTS_BACK_AND_KEEPS.test(body) && cues.decisionRecalled.test(normalize(context.withPrevious ?? context.sentence, cues))) return { kind: 'decision', semanticType: 'choice', confidence: 0.25 }
@@ -289,6 +291,7 @@ const REVERSES = /^(?:(?:okay|ok|right|so|well|fine|then|yeah|yes|and)[,.]? )*(?
 /** "Then we take it, tell them yes.": the offer weighed is taken. */
 const THEN_WE_TAKE = /^(?:(?:okay|ok|right|so|well|fine|good|great)[,.]? )*then,? we(?:'ll)? (?:take|accept|sign|book|go with|go for) (?:it|that|them|this|the [\w-]+(?: [\w-]+)?)(?=[,.!]|$)/
 /** "It's Sunday mornings from now.": the new state, from now on. */
+const OTHERS_ANSWERED = /^(?:(?:so|and|um|uh|well|also|oh|good news)[,.]?\s+)*the (?!team\b|board\b|committee\b)[\w-]+(?: [\w-]+){0,4} (?:has |have )?(?:finally |officially |just )?(?:approved|renewed|rejected|turned (?:it |us |them )?down|signed off|accepted|refused|granted)\b(?! (?:to|that)\b)/
 const FROM_NOW = /^(?:(?:okay|ok|so|right|then|and)[,.]? )*(?:it's|it is|that's|we're on|we do|they're|they go|it goes) [^,.?]{2,40}? from now(?: on)?[.!]?$/
 
 /** "The everything bagel's done after Sunday.", "the late bus is finished from March": something stopped from a time on. */
@@ -402,7 +405,7 @@ function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
 const WORRY_ANNOUNCED = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|a|my|the|another|more|last|final|big|small|real) )*(?:worry|concern|risk|thing that worries me)(?:,?\s*though| is this| here| for me)?[.!:,]?$/
 
 /** "If the disputes keep coming, we'll be over two hundred open cases", "if it goes, we're down to one side": trouble foreseen, a risk (not a rule). */
-const IF_THEN_TROUBLE = /^(?:(?:and|but|so|also|um|uh)[,]? )*if\b[^.?]{3,80}?\b(?:we(?:'d|'ll| will| would)? lose|we(?:'re|'ll be| are| will be| would be|'d be) (?:down to|stuck|short|out of|over|past|behind)|we(?:'ve| have)? got nowhere|there's nowhere|we(?:'d|'ll)? run out)\b/
+const IF_THEN_TROUBLE = /^(?:(?:and|but|so|also|um|uh)[,]? )*if\b[^.?]{3,80}?\b(?:(?:it all|the whole [\w-]+(?: [\w-]+)?|everything) (?:has to|have to|'ll have to|will have to|gets?|goes|would) (?:come out|be redone|be scrapped|be thrown|wet|flooded|ruined|lost|spoiled|spoilt)|we(?:'d|'ll| will| would)? lose|we(?:'re|'ll be| are| will be| would be|'d be) (?:down to|stuck|short|out of|over|past|behind)|we(?:'ve| have)? got nowhere|there's nowhere|we(?:'d|'ll)? run out)\b/
 
 /** "One worry though if the blade doesn't come we're down to five trucks" (speech, one sentence): a risk raised. */
 const OPENS_WITH_WORRY = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|my|another|more|last|final|big|real) )+(?:worry|concern)(?:,?\s*though)?[,:]?\s+(?:is (?:that )?)?(?=\w)/

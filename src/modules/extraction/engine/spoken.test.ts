@@ -167,6 +167,21 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', 'In the meantime we keep doing what we agreed last month. The manual door check.'], ['bo', 'Yep. That stays.']])).toEqual([])
   })
 
+  it('reads breakages said as the state things are in, incidents counted, others\' answers, and questions left to later or to others', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).map((item) => item.kind)
+    expect(kinds([['ana', 'The X-ray processor is being weird. It throws an error code on start up.']])).toEqual(['outcome'])
+    expect(kinds([['ana', "And the cold porch. The outer door's still not sealing."]])).toEqual(['outcome'])
+    expect(kinds([['ana', 'The weigh scale in the warehouse is reading low, two kilos on the big bags.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'Yeah. So, um. Two cuts last week.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'The diocese approved the budget last Friday.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'The hotel in the old town renewed, two more years.']])).toEqual(['outcome'])
+    expect(kinds([['ana', 'If the pump won\'t start tomorrow we call the fitter.']])).not.toContain('outcome')
+    expect(kinds([['ana', 'If it froze, it all has to come out again.']])).toEqual(['question'])
+    expect(kinds([['ana', "The farm still hasn't said whether they want the second cut."]])).toEqual(['question'])
+    expect(kinds([['ana', "Whether we hire someone, that's for head office. Not today."]])).toEqual(['question'])
+    expect(kinds([['ana', 'We could keep all six on through September.'], ['bo', 'Depends on the weather.'], ['ana', "Okay, let's decide that in August."]])).toContain('question')
+  })
+
   it('finds a document where people find it and a report for a named body, and splits "I\'ll write X can you do Y"', () => {
     const items = (text: string) => visible(meeting([['ana', text]])).map((item) => item.kind)
     expect(items("I'll change the visitor booking form on the website.")).toContain('reference')
