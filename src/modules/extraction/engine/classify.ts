@@ -266,7 +266,7 @@ export const keepsWatching = (sentence: string): boolean => KEEPS_WATCHING.test(
 const KEEPS_WATCHING = /^(?:(?:okay|ok|so|then|and|yeah|right|fine|no)[,.]? )*(?:(?:let's |we'll |we |just )?keep (?:an eye on|watching|tabs on) (?:it|that|this|them)\b|it is what it is\b|(?:just )?forget (?:it|that|i said (?:it|that|anything))(?: then)?[.!]?$|never ?mind\b)/
 
 /** "Starting next week.", "From Monday.": when a choice takes effect, said after it; no choice of its own. */
-const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]? )*(?:starting|start|from|as of|beginning|effective)(?: (?:on|from|with|in))? (?:(?:next|this|the|on|of|from|tonight|tomorrow|today|now|sunday|saturday|morning|afternoon|evening|weekend|${DATE_WORD})[\s,-]*)+[.!]?$`)
+const ONLY_A_START = new RegExp(String.raw`^(?:(?:and|so|okay|ok|then|right)[,.]? )*(?:starting|start|from|as of|beginning|effective)(?: (?:on|from|with|in))? (?:(?:next|this|the|on|of|from|tonight|tomorrow|today|now|sunday|saturday|morning|afternoon|evening|weekend|week|month|quarter|year|season|term|sprint|${DATE_WORD})[\s,-]*)+[.!]?$`)
 
 export function isOnlyAStart(sentence: string): boolean {
   return ONLY_A_START.test(sentence.replace(/[’‘]/g, "'").toLowerCase().trim())
@@ -276,7 +276,7 @@ export function isOnlyAStart(sentence: string): boolean {
 const TASK_VERB = String.raw`(?:send|e-?mail|mail|ring|call|phone|text|ping|chase|book|order|re-?order|get (?!going\b|started\b|on with\b|to (?:it|that|this)\b|back to (?:it|that)\b|it\b(?! (?:in|into|to|done|fixed|sorted|back|over|booked|checked)\b)|rid\b|off\b|out\b|up\b|home\b|away\b|there\b|here\b|lucky\b|ready\b|better\b|worse\b)|fix|update|write|add|check|draft|file|print|post|pull|ask|tell|let (?:them|him|her|me|us|everyone|everybody|the [a-z]+) know|find|sort out|arrange|organi[sz]e|schedule|set up|pick up|drop off|bring|clean|sharpen|redo|re-?test|measure|label|ship|pay|invoice|submit|prep|prepare|buy|hire|replace|confirm|cancel|forward|share|upload|review|install|grab|collect|reschedule|re-?book|log|raise|look (?:at|into)|follow up (?:with|on)|reach out to|contact|notify|remind|invite|brief|inspect|service|drain|repair|patch|put up|put in)`
 const IMPERATIVE = new RegExp(String.raw`^(?:(?:and|so|then|okay|ok|right|alright|great|good|fine|yeah|also|oh)[,.]?\s+)*(?:just |please |quickly |first |also )?(?!check engine\b|remind (?:me|us) (?:where|what|how|who|when|which|whether|if)\b)${TASK_VERB}\b(?![,.?!]|$| (?:for|of|is|was|were|came|'s)\b)`)
 /** "You'll finish the write-up and publish it Friday": the work told to the listener. */
-const YOU_WILL = new RegExp(String.raw`^(?:(?:and|so|then|okay|ok|right|great|yeah)[,.]?\s+)*you(?:'ll| will) (?:just |also |then )?(?:${TASK_VERB}|finish|do|take care of|handle|sort|write|run)\b(?![,.?!]|$)`)
+const YOU_WILL = new RegExp(String.raw`^(?:(?:and|so|then|okay|ok|right|great|yeah)[,.]?\s+)*you(?:(?:'ll| will) (?:just |also |then )?(?:${TASK_VERB}|finish|do|take care of|handle|sort|write|run)\b(?![,.?!]|$)| (?:do|take|handle|sort) (?:that|this|it|that one|this one)\b)`)
 /** When the work is due, said with it. */
 const DUE_SAID = /\b(?:today|tonight|tomorrow|this (?:week|morning|afternoon|evening|weekend)|next week|first thing|asap|end of (?:the )?(?:day|week)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the|end|tonight|tomorrow|noon|lunch|close|[a-z]+day)|before (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the|you|we|close|lunch|[a-z]+day)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/
 
@@ -319,7 +319,7 @@ const AGREED_CHOICE = /^(?:fine|okay|ok|alright|all right|good|great|sure|yeah|y
 /** "So ninety now, fifty next year.", "Okay, so in the office at least three days a week.": a choice summed up. */
 const SUMMED_UP = /^(?:(?:okay|ok|alright|all right|right|great|good|fine|yeah)[,.!]?\s+)?so[,.]?\s+/
 /** "Okay, so we just keep doing short subject lines then": what the group does, drawn as a conclusion. */
-const SO_WE_CHOOSE = /^(?:(?:okay|ok|alright|all right|right|fine|yeah)[,.!]?\s+)?(?:so|then)[,.]?\s+we (?:just |only |still )?(?:switch|move|use|keep|stick|cap|limit|drop|make|change|go|skip|push|buy|split|ship|send|start|pay|wait|accept|approve|refund|cancel|book|pause|stop|revert|extend|postpone|hold)\b(?![^?]*\?)/
+const SO_WE_CHOOSE = /^(?:(?:okay|ok|alright|all right|right|fine|yeah)[,.!]?\s+)?(?:so|then)[,.]?\s+we (?:just |only |still )?(?:switch|move|use|keep|stick|cap|limit|drop|make|change|go|skip|push|buy|split|ship|send|start|pay|wait|accept|approve|refund|cancel|book|pause|stop|revert|extend|postpone|hold|order|hire|rent|rake|run|add|take|close|open|charge|replace|repair|fix|reshoot|retest|re-test|redo)\b(?! (?:through|over|round|around)\b)(?![^?]*\?)/
 /** A sentence without a subject or a verb of its own that names an amount, a time or a limit ("twelve weeks, starting in June"). */
 const VERB_OR_SUBJECT = /\b(?:i|we|you|they|he|she|it|that|this|there|these|those|i'm|we're|you're|they're|it's|that's|there's|here's|he's|she's|what's|is|are|was|were|be|been|am|have|has|had|do|does|did|will|would|can|could|should|might|must|may|need|needs|want|wants|think|guess|let's|gonna|mean|said|says)\b|\?/
 const NAMES_AMOUNT = new RegExp(String.raw`\b${SPOKEN_NUMBER}\b|\b(?:max|maximum|minimum|at least|at most|no)\b`)

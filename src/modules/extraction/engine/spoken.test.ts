@@ -182,6 +182,18 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', 'We could keep all six on through September.'], ['bo', 'Depends on the weather.'], ['ana', "Okay, let's decide that in August."]])).toContain('question')
   })
 
+  it('reads a choice said as what the team now does, a ban for the season, and work given with "you do that"', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines), { decisions: 'rules' }).map((item) => item.kind)
+    expect(kinds([['ana', 'The shops want jars.'], ['bo', "So we order from the other supplier, the one in Rennes. Even if it's dearer."]])).toContain('decision')
+    expect(kinds([['ana', 'Storms on Sunday.'], ['bo', 'So we rake everything in on Saturday evening.']])).toEqual(['decision'])
+    expect(kinds([['ana', "So, here's what happens instead. From next Monday Sandra comes off reception and does the quartz jobs."]])).toEqual(['decision'])
+    expect(kinds([['ana', 'No tours on the scaffold this year. Ground level only.']])).toContain('decision')
+    expect(kinds([['ana', 'No tours on the scaffold this year?']])).not.toContain('decision')
+    expect(kinds([['ana', 'They want a quarterly report with photos. Starting this quarter.']])).not.toContain('decision')
+    expect(kinds([['ana', 'Three weeks? We\'ll be out by the end of next week.']])).not.toContain('decision')
+    expect(visible(meeting([['ana', 'Somebody has to renew the crane rental.'], ['ana', 'Stefan, you do that, you know the guy.']], { participants: [{ speakerId: 'stefan', name: 'Stefan Braun' }] })).map((item) => [item.kind, item.ownerName])).toContainEqual(['action', 'Stefan Braun'])
+  })
+
   it('finds a document where people find it and a report for a named body, and splits "I\'ll write X can you do Y"', () => {
     const items = (text: string) => visible(meeting([['ana', text]])).map((item) => item.kind)
     expect(items("I'll change the visitor booking form on the website.")).toContain('reference')
