@@ -194,6 +194,18 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(visible(meeting([['ana', 'Somebody has to renew the crane rental.'], ['ana', 'Stefan, you do that, you know the guy.']], { participants: [{ speakerId: 'stefan', name: 'Stefan Braun' }] })).map((item) => [item.kind, item.ownerName])).toContainEqual(['action', 'Stefan Braun'])
   })
 
+  it('keeps open what nobody can answer yet, and reads the trouble an if foresees as a risk', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).map((item) => item.kind)
+    expect(kinds([['ana', "The payments team is still on the old sidecar. I don't actually know if it works on the new version."]])).toContain('question')
+    expect(kinds([['ana', "I'm taking the shade sails to council again, but I've got no idea if the money's there this year."]])).toContain('question')
+    expect(kinds([['ana', "Whether we take the overflow calls. I don't have an answer yet."]])).toContain('question')
+    expect(kinds([['ana', 'Do fewer of them pick annual? We just cannot tell.'], ['bo', "Yeah, that's the open one."]])).toContain('question')
+    expect(kinds([['ana', "I don't know if I'll make it on Thursday."]])).not.toContain('question')
+    expect(kinds([['ana', "If recovery drops any more, we can't run all the machines."]])).toEqual(['question'])
+    expect(kinds([['ana', "If it doesn't rain by October the hippos are in trouble."]])).toEqual(['question'])
+    expect(kinds([['ana', 'If that happens during a callout, half the team never gets the page.']])).toEqual(['question'])
+  })
+
   it('finds a document where people find it and a report for a named body, and splits "I\'ll write X can you do Y"', () => {
     const items = (text: string) => visible(meeting([['ana', text]])).map((item) => item.kind)
     expect(items("I'll change the visitor booking form on the website.")).toContain('reference')
