@@ -20,7 +20,7 @@ const TICKET = new RegExp(String.raw`\b(?:ticket|issue|bug|pull request|pr|jira)
 
 /** Other records kept under a number: "work order eleven forty two", "a claim, it's C eleven eighty seven", "PO 4471". */
 const NUMBERED_RECORD = new RegExp(
-  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|job card|service bulletin|bulletin|directive|permit|deviation|experiment|rfc|incident(?: report| number)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket|consignment|accession)` +
+  String.raw`\b(?:work order|purchase order|order number|po|service request|change request|request number|job number|job card|service bulletin|bulletin|directive|permit|deviation|experiment|rfc|incident(?: report| number)?|(?<!\bin )case|claim|invoice|rfi|(?<!\bi )recall|reference|ref|ticket|consignment|accession|protocol|policy|file|account|booking|application)` +
     String.raw`(?:'s|s)?(?:,?\s+(?:in|number|no|is|it's|its|was|that's|it was))*,?\s+(?:(?!(?:at|by|around|before|after|until|till|since)\s)(?:[a-z](?:\s+[a-z]){0,2}|[a-z]{2,4})\s+)?(?<!\b(?:${NUMBER_WORD})\s)(?:${ID_NUMBER}|[a-z]{1,3}\d{3,})\b`,
 )
 
@@ -62,8 +62,8 @@ const DOCUMENT_ONLINE = new RegExp(String.raw`\b(?:${DOCUMENT_NOUN}) (?:on|in) (
 /** A report written for a named body: "the interim report for the Heritage Fund", "the catalogue submission to the Nairobi Coffee Exchange". */
 const REPORT_FOR_NAMED = /\b[Tt]he (?:[a-z-]+ ){0,2}(?:report|submission|application|return|bid) (?:for|to) (?:the )?[A-Z][\w&-]+/
 
-/** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187", "F241739"), or letters run into its number as a recognizer writes it ("exp118"). */
-const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b|\b[A-Z]\d{5,}\b/
+/** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187", "W5591"), or letters run into its number as a recognizer writes it ("exp118"). */
+const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b|\b[A-Z]\d{4,}\b/
 
 /** A ticket said with its number ("ticket web four twelve"). */
 export const saysTicket = (lower: string): boolean => TICKET.test(lower)

@@ -206,6 +206,16 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', 'If that happens during a callout, half the team never gets the page.']])).toEqual(['question'])
   })
 
+  it('reads trouble weighed after it is described, a whether left hanging, and record numbers as speech writes them', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).map((item) => item.kind)
+    expect(kinds([['ana', "And whether the buyer still pays the stage payment before the pour, I don't know that either."]])).toEqual(['question'])
+    expect(kinds([['ana', 'And whether the auction price holds after the fourteenth.']])).toEqual(['question'])
+    expect(kinds([['ana', 'Whether we go or not, we need the van on Friday.']])).not.toContain('question')
+    expect(kinds([['ana', 'If we get a third interception, they can put us on enhanced checks.'], ['bo', 'That would kill us.']])).toContain('question')
+    expect(kinds([['ana', 'The job number is W5591.']])).toContain('reference')
+    expect(kinds([['ana', 'They want the extinguisher plan, our protocol number is 19744.']])).toContain('reference')
+  })
+
   it('finds a document where people find it and a report for a named body, and splits "I\'ll write X can you do Y"', () => {
     const items = (text: string) => visible(meeting([['ana', text]])).map((item) => item.kind)
     expect(items("I'll change the visitor booking form on the website.")).toContain('reference')
