@@ -35,6 +35,8 @@ describe('the learned decision detector', () => {
     // a proposal heard without its question mark is no decision either
     const proposed = decisions([['ana', 'What if we put the raffle online.'], ['ben', 'Hm.']], model)
     expect(proposed.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)).toEqual([])
+    const floated = decisions([['ana', 'We could put the raffle online, I priced it.'], ['ben', 'Hm.']], model)
+    expect(floated.filter((item) => item.confidence >= DEFAULT_QUALITY_GATE)).toEqual([])
   })
 
   it('waits for the reply of someone else when the model reads it, and keeps the item on every longer prefix', () => {

@@ -151,6 +151,11 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', "Okay, let's do the round, Priya."]])).toEqual([])
     expect(kinds([['ana', "Yeah okay let's go quick, the truck's leaving at ten."]])).toEqual([])
     expect(kinds([['ana', "Let's not try to solve it tonight."]])).toEqual([])
+    expect(kinds([['ana', "Okay, let's go venue by venue, Gavin."]])).toEqual([])
+    expect(kinds([['ana', "Let's come back to that one."]])).not.toContain('decision')
+    expect(kinds([['ana', 'External invigilators go from twenty-two to twenty-six dollars an hour, starting this exam period.']])).toContain('decision')
+    expect(kinds([['ana', 'Oh, and the light over the chapel door is flickering again.']])).toEqual(['outcome'])
+    expect(kinds([['ana', "If the flu keeps going like this, we'll be full before Christmas."]])).toEqual(['question'])
     // a rule going forward, in the words people use for one
     expect(kinds([['ana', 'We moved the counts to quarterly in June. That was a mistake, back to monthly, starting now.']])).toContain('decision')
     expect(kinds([['ana', 'So, new rule, every delivery gets signed for at the gate.']])).toEqual(['decision'])
