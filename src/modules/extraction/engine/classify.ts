@@ -291,8 +291,9 @@ const REVERSES = /^(?:(?:okay|ok|right|so|well|fine|then|yeah|yes|and)[,.]? )*(?
 
 /** "Then we take it, tell them yes.": the offer weighed is taken. */
 const THEN_WE_TAKE = /^(?:(?:okay|ok|right|so|well|fine|good|great)[,.]? )*then,? we(?:'ll)? (?:take|accept|sign|book|go with|go for) (?:it|that|them|this|the [\w-]+(?: [\w-]+)?)(?=[,.!]|$)/
-/** "It's Sunday mornings from now.": the new state, from now on. */
+/** "The diocese approved the budget last Friday.", "the hotel renewed, two more years": an outside body's answer, a result. */
 const OTHERS_ANSWERED = /^(?:(?:so|and|um|uh|well|also|oh|good news)[,.]?\s+)*the (?!team\b|board\b|committee\b)[\w-]+(?: [\w-]+){0,4} (?:has |have )?(?:finally |officially |just )?(?:approved|renewed|rejected|turned (?:it |us |them )?down|signed off|accepted|refused|granted)\b(?! (?:to|that)\b)/
+/** "It's Sunday mornings from now.": the new state, from now on. */
 const FROM_NOW = /^(?:(?:okay|ok|so|right|then|and)[,.]? )*(?:it's|it is|that's|we're on|we do|they're|they go|it goes) [^,.?]{2,40}? from now(?: on)?[.!]?$/
 
 /** "The everything bagel's done after Sunday.", "the late bus is finished from March": something stopped from a time on. */
@@ -405,9 +406,9 @@ function whenOf(context: ClauseContext): { asksWhenOf?: Person } {
 /** "One worry, though.", "One last concern.", "My worry is this:": the next sentence of the turn is the risk. */
 const WORRY_ANNOUNCED = /^(?:(?:and|but|okay|so|also),?\s*)?(?:(?:one|a|my|the|another|more|last|final|big|small|real) )*(?:worry|concern|risk|thing that worries me)(?:,?\s*though| is this| here| for me)?[.!:,]?$/
 
-/** "If the disputes keep coming, we'll be over two hundred open cases", "if it goes, we're down to one side": trouble foreseen, a risk (not a rule). */
 /** "That would kill us.", "that'd be a disaster": the trouble just described, weighed as a risk. */
 const WOULD_RUIN_US = /^(?:(?:and|but|so|yeah|well|honestly)[,]?\s+)*that(?:'d| would| will|'ll) (?:(?:kill|finish|sink|ruin|bankrupt) us|be (?:a )?(?:disaster|nightmare|catastrophe|catastrophic|the end of us))\b/
+/** "If the disputes keep coming, we'll be over two hundred open cases", "if it goes, we're down to one side": trouble foreseen, a risk (not a rule). */
 const IF_THEN_TROUBLE = /^(?:(?:and|but|so|also|um|uh)[,]? )*if\b[^.?]{3,80}?\b(?:(?:it all|the whole [\w-]+(?: [\w-]+)?|everything) (?:has to|have to|'ll have to|will have to|gets?|goes|would) (?:come out|be redone|be scrapped|be thrown|wet|flooded|ruined|lost|spoiled|spoilt)|we(?:'d|'ll| will| would)? lose|we(?:'re|'ll be| are| will be| would be|'d be) (?:down to|stuck|short|out of|over|past|behind|full|filled|swamped|overbooked)|we(?:'ve| have)? got nowhere|there's nowhere|we(?:'d|'ll)? (?:literally |just )?run out|we (?:can't|cannot|won't be able to|couldn't) (?:run|cover|keep|do|make|get|open|meet|finish|ship|hold)|(?:[\w-]+ ){1,3}(?:are|is|'s|'re|would be|will be) in trouble|(?:[\w-]+ ){1,3}never gets?|(?:is|are) going to be (?:very |really )?(?:bad|high|tight|short|late)|we(?:'d| would| could| might)? be (?:done|finished|short|stuck|out)\b|they (?:can|could|will|would|might|'ll) (?:put|shut|close|stop|fine|ban|pull|cancel|suspend)\b)\b/
 
 /** "One worry though if the blade doesn't come we're down to five trucks" (speech, one sentence): a risk raised. */
