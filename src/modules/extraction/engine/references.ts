@@ -62,8 +62,8 @@ const DOCUMENT_ONLINE = new RegExp(String.raw`\b(?:${DOCUMENT_NOUN}) (?:on|in) (
 /** A report written for a named body: "the interim report for the Heritage Fund", "the catalogue submission to the Nairobi Coffee Exchange". */
 const REPORT_FOR_NAMED = /\b[Tt]he (?:[a-z-]+ ){0,2}(?:report|submission|application|return|bid) (?:for|to) (?:the )?[A-Z][\w&-]+/
 
-/** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187", "W5591"), or letters run into its number as a recognizer writes it ("exp118"). */
-const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b|\b[A-Z]\d{4,}\b/
+/** A record id with a one-letter prefix, as typed ("sheet L-201", "claim C-1187", "W5591", "M. 218" as a recognizer spells it), or letters run into its number as a recognizer writes it ("exp118"). */
+const SHORT_ID = /\b[A-Z]-\d{2,}\b|\b[A-Za-z]{2,5}\d{3,}\b|\b[A-Z]\d{4,}\b|\b[A-Z]\.(?:[A-Z]\.)? \d{3,}\b/
 
 /** A ticket said with its number ("ticket web four twelve"). */
 export const saysTicket = (lower: string): boolean => TICKET.test(lower)

@@ -218,6 +218,7 @@ describe('extractive engine, results, questions and decisions without their usua
     expect(kinds([['ana', 'Whether we go or not, we need the van on Friday.']])).not.toContain('question')
     expect(kinds([['ana', 'If we get a third interception, they can put us on enhanced checks.'], ['bo', 'That would kill us.']])).toContain('question')
     expect(kinds([['ana', 'The job number is W5591.']])).toContain('reference')
+    expect(kinds([['ana', 'It is on the board, M. 218, I opened it on Friday.']])).toContain('reference')
     expect(kinds([['ana', 'They want the extinguisher plan, our protocol number is 19744.']])).toContain('reference')
   })
 

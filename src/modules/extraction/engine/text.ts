@@ -15,10 +15,13 @@ export function detectLanguage(text: string, hint?: string): Language {
   return han > 0 && han * 3 >= latin ? 'zh' : 'en'
 }
 
-/** Sentences keep their end mark. English ends at . ! ? followed by a space; Chinese at 。！？ anywhere. */
+/**
+ * Sentences keep their end mark. English ends at . ! ? followed by a space (not between a spelled letter and its number:
+ * "ticket M. 218", "job card J.C. 3204", as a recognizer writes them); Chinese at 。！？ anywhere.
+ */
 export function splitSentences(text: string): string[] {
   return text
-    .split(/(?<=[。！？；])|(?<=[.!?…])\s+|(?<=[!?])(?=\p{Script=Han})/u)
+    .split(/(?<=[。！？；])|(?<=[.!?…])(?<!(?:^|\s)\p{Lu}(?:\.\p{Lu})*\.)\s+|(?<=(?:^|\s)\p{Lu}(?:\.\p{Lu})*\.)\s+(?!\d)|(?<=[!?])(?=\p{Script=Han})/u)
     .map((sentence) => sentence.trim())
     .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
 }
