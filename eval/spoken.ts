@@ -15,8 +15,8 @@ import { hasFfmpeg, hasFlite, hasPocketsphinx, speak, wordErrorRate, type Turn }
 import { formatReport } from './extraction.ts'
 
 /** The spoken splits (each a list of meeting ids in eval/spoken-split.json). A run without `--split=` takes the
- * first two only: a sealed split (held-out-2 … held-out-23) runs only when named, so that it is run once, on purpose. */
-export const spokenSplitNames = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'held-out-7', 'held-out-8', 'held-out-9', 'held-out-10', 'held-out-11', 'held-out-12', 'held-out-13', 'held-out-14', 'held-out-15', 'held-out-16', 'held-out-17', 'held-out-18', 'held-out-19', 'held-out-20', 'held-out-21', 'held-out-22', 'held-out-23'] as const
+ * first two only: a sealed split (held-out-2 … held-out-24) runs only when named, so that it is run once, on purpose. */
+export const spokenSplitNames = ['development', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'held-out-7', 'held-out-8', 'held-out-9', 'held-out-10', 'held-out-11', 'held-out-12', 'held-out-13', 'held-out-14', 'held-out-15', 'held-out-16', 'held-out-17', 'held-out-18', 'held-out-19', 'held-out-20', 'held-out-21', 'held-out-22', 'held-out-23', 'held-out-24'] as const
 const defaultSplitNames: readonly SplitName[] = ['development', 'held-out']
 type SplitName = (typeof spokenSplitNames)[number]
 type Split = { voices: Turn['voice'][]; pausesMs: { min: number; max: number; noPauseShare: number; seed: number } } & Record<SplitName, string[]>
