@@ -36,7 +36,7 @@ async function seedSession(baseUrl: string, cookie: string): Promise<string> {
       const message = JSON.parse(String(raw)) as { type: string }
       if (message.type === 'hello') {
         for (let index = 0; index < SEGMENTS; index += 1) {
-          socket.send(JSON.stringify({ type: 'transcript.segment', data: { id: `seg-${index}`, text: `Point number ${index} about the quarterly numbers`, startMs: index * 3000, endMs: index * 3000 + 2500, speakerId: `spk_${(index % 3) + 1}` } }))
+          socket.send(JSON.stringify({ type: 'transcript.segment', data: { id: `seg-${index}`, text: `Line ${index} of the long transcript, read aloud`, startMs: index * 3000, endMs: index * 3000 + 2500, speakerId: `spk_${(index % 3) + 1}` } }))
         }
       }
       if (message.type === 'transcript.final' && (finals += 1) === SEGMENTS) resolve()
