@@ -10,8 +10,6 @@
 // detector trained on every seen split but the meeting's own (eval/kinds.ts; with `--decisions-loso`).
 // `--oracle-speakers`: each segment keeps the recognizer's words but takes the labelled speaker of the
 // turn it overlaps most (measures what speaker attribution costs; 2026-11-26: nothing, 0.733 → 0.731).
-// `--oracle-speakers`: each segment keeps the recognizer's words but takes the labelled speaker of the
-// turn it overlaps most (measures what speaker attribution costs; 2026-11-26: nothing, 0.733 → 0.731).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { extractiveEngine } from '../src/modules/extraction/engine/index.ts'
@@ -145,7 +143,12 @@ export async function runSpokenReplay(argv: string[]): Promise<void> {
         const cited = fixture.expected.filter((label) => label.sourceSegmentIds.some((id) => item.sourceSegmentIds.includes(id)))
         return cited.some((label) => label.kind === item.kind) ? 'dup' : cited[0]?.kind ?? '-'
       }
-      for (const item of score.spurious) console.log(`    spurious ${item.kind.padEnd(9)} ${why(item).padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}`)
+      // a `dup` also names the item that matched its label (`= [segments] title`)
+      const partner = (item: (typeof score.spurious)[number]) => score.matches.find(({ expected }) => expected.kind === item.kind && expected.sourceSegmentIds.some((id) => item.sourceSegmentIds.includes(id)))?.produced
+      for (const item of score.spurious) {
+        const matched = why(item) === 'dup' ? partner(item) : undefined
+        console.log(`    spurious ${item.kind.padEnd(9)} ${why(item).padEnd(9)} [${item.sourceSegmentIds.join(',')}] ${item.title}${matched ? `  = [${matched.sourceSegmentIds.join(',')}] ${matched.title}` : ''}`)
+      }
       for (const { expected, produced } of score.matches) {
         if (expected.kind === 'action' && (expected.ownerName ?? undefined) !== produced.ownerName) console.log(`    owner    [${produced.sourceSegmentIds.join(',')}] ${produced.title}: ${produced.ownerName ?? '-'} ≠ ${expected.ownerName ?? '-'}`)
       }
