@@ -12,7 +12,7 @@ import { inferSpeakerNames, type SpeakerNames } from './speaker-names.ts'
 import { detectLanguage, splitSentences } from './text.ts'
 import { truncate } from './titles.ts'
 import { joinCutSentences, turnIndexes } from './turns.ts'
-import { learnedDrafts, type LearnedKind, type LearnedOptions } from './learned-kinds.ts'
+import { learnedDrafts, PROPOSES, type LearnedKind, type LearnedOptions } from './learned-kinds.ts'
 import { shippedDecisionModel } from './decision-model.ts'
 import { OTHER_LEARNED_KINDS, SHIPPED_KINDS, shippedKindModels, type OtherLearnedKind } from './kind-models.ts'
 import { itemTaxonomy, type ExtractedItem, type ExtractionEngine, type ExtractionInput, type ExtractionResult, type TranscriptSegmentInput } from './types.ts'
@@ -153,6 +153,9 @@ function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Ma
   if (draft.kind === 'action') confidence += (draft.owner ? 0.03 : 0) + (draft.dueDate ? 0.03 : 0)
   if (draft.kind === 'question' && isAnswered(draft, turns, people)) confidence = Math.min(confidence, ANSWERED_CONFIDENCE)
   if (draft.hasUnresolvedReference) confidence -= 0.15
+  if (draft.kind === 'decision' && recalledRightAfter(draft, turns)) confidence = Math.min(confidence, RECALLED_CONFIDENCE)
+  // "What if we take Unit 2 down to half load from today…?": every mention proposes; the choice, if any, comes in a reply.
+  if (draft.kind === 'decision' && draft.language === 'en' && draft.mentions.every((mention) => PROPOSES.test(mention.text.trim()))) confidence = Math.min(confidence, PROPOSED_CONFIDENCE)
   // Words the recognizer was unsure of throughout: most likely misheard, so kept below the gate.
   const heard = draft.mentions.map((mention) => heardIn.get(mention.segmentId) ?? 1)
   if (Math.max(...heard) < MISHEARD) confidence = Math.min(confidence, MISHEARD_CONFIDENCE)
@@ -160,6 +163,23 @@ function confidenceOf(draft: Draft, turns: TranscriptSegmentInput[], heardIn: Ma
   // sentence the recognizer cut, says no work of its own.
   if (isFragment(draft)) confidence = Math.min(confidence, FRAGMENT_CONFIDENCE)
   return Math.round(Math.max(0.05, Math.min(0.98, confidence)) * 100) / 100
+}
+
+const RECALLED_CONFIDENCE = 0.25
+const PROPOSED_CONFIDENCE = 0.3
+/** "we settled that with the platform last month", "we agreed that with the airline in June": the choice said just before was made earlier. */
+const SETTLED_EARLIER = /^(?:and |so |but )?we (?:settled|agreed|decided|signed off on|sorted) (?:that|it|this)\b[^.?!]*\b(?:last (?:week|month|year|time|meeting|quarter|season)|(?:weeks?|months?|years?) ago|back in|(?:in|back in) (?:january|february|march|april|may|june|july|august|september|october|november|december|the (?:spring|summer|autumn|fall|winter)))\b/
+
+/** The words of its turn right after a decision (a later clause of its sentence, or the next sentence) say it was settled earlier. */
+function recalledRightAfter(draft: Draft, turns: TranscriptSegmentInput[]): boolean {
+  if (draft.language !== 'en') return false
+  const said = draft.mentions[draft.mentions.length - 1]!
+  const turn = turns[said.segmentIndex]
+  const at = turn ? turn.text.indexOf(said.text) : -1
+  const [next = ''] = turn && at >= 0 ? splitSentences(turn.text.slice(at + said.text.length).replace(/^[\s,;:.!-]+/, '')) : []
+  // a clause of its own sentence after a comma (clauses are joined without the space), or the next sentence
+  const clauses = [...said.text.split(/,\s*/).slice(1), next]
+  return clauses.some((clause) => SETTLED_EARLIER.test(clause.replace(/[’‘]/g, "'").toLowerCase()))
 }
 
 /** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */

@@ -52,7 +52,7 @@ const WATCHES = /\b(?:keep an eye on|keep watching|flag (?:it|that|this))\b/i
 const recalled = (text: string) => englishCues.decisionRecalled.test(text.toLowerCase()) || chineseCues.decisionRecalled.test(text)
 const asks = (text: string) => /[?？]\s*$/u.test(text)
 /** A proposal or question heard without its question mark ("What if we put a Saturday shift on line three."): no decision yet. */
-const PROPOSES = /^(?:[\w'-]+,?\s+){0,2}?(?:what if|how about|what about|could we|can we|should we|shall we|why don't we|why not|we could|we might|maybe we|i was thinking|i was wondering|i'm wondering)\b/i
+export const PROPOSES = /^(?:[\w'-]+,?\s+){0,2}?(?:what if|how about|what about|could we|can we|should we|shall we|why don't we|why not|we could|we might|maybe we|i was thinking|i was wondering|i'm wondering)\b/i
 const RISK = /\b(?:risk|risky|worr(?:y|ied|ies)|concern(?:ed)?|afraid|might not|could slip|tight)\b|风险|担心/u
 
 const KINDS: Record<LearnedKind, KindRules> = {

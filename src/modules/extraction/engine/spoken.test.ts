@@ -387,4 +387,14 @@ describe('extractive engine, seventh pass: put-offs, dates and state changes', (
     expect(kinds([['ana', 'Are we changing the premium for online?'], ['ben', 'No. We set that at twenty-five percent in the spring, across the board. That stays.']])).toEqual([])
     expect(kinds([['ana', 'What if we, uh...'], ['ben', 'Yeah.']])).toEqual([])
   })
+
+  it('reads a rescheduled thing as a choice, and no choice in one settled earlier, a proposal, or the meeting starting or ending', () => {
+    const kinds = (lines: [string, string][]) => visible(meeting(lines)).filter((item) => item.kind === 'decision').map((item) => item.sourceSegmentIds[0]?.split('.')[0])
+    expect(kinds([['ana', "The boat's in for repair on Thursday."], ['ben', "Okay. So Thursday's dive moves to Wednesday."]])).toEqual(['s2'])
+    expect(kinds([['ana', 'The night team is too small.'], ['ben', 'Right. The bakery run moves back to the morning shift.']])).toEqual(['s2'])
+    expect(kinds([['ana', 'And the plan for the series?'], ['ben', 'The season still ends at episode one hundred, we settled that with the platform last month.']])).toEqual([])
+    expect(kinds([['ana', 'The new menu cycle starts on the first of August, we agreed that with the airline in June, so today is just the sign-off.'], ['ben', 'Good.']])).toEqual([])
+    expect(kinds([['ana', 'The bearing is running hot.'], ['ben', 'What if we take unit two down to half load from today until the overhaul?']])).toEqual([])
+    expect(kinds([['ana', "Coffee's there, let's, um, let's just start."], ['ben', 'Right, let\'s wrap.']])).toEqual([])
+  })
 })
