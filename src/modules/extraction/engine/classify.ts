@@ -71,6 +71,19 @@ function normalize(text: string, cues: CueSet): string {
  * and false starts ("i'll i'll send", "we we decided") leave the words the rules read.
  */
 export function spokenForm(lower: string): string {
+  const known = spokenForms.get(lower)
+  if (known !== undefined) return known
+  const form = readSpoken(lower)
+  // The rules read one clause many times: each form is computed once (a bounded cache, emptied when full).
+  if (spokenForms.size >= SPOKEN_FORMS_KEPT) spokenForms.clear()
+  spokenForms.set(lower, form)
+  return form
+}
+
+const SPOKEN_FORMS_KEPT = 20_000
+const spokenForms = new Map<string, string>()
+
+function readSpoken(lower: string): string {
   return lower
     .replace(/(^|[\s,])(?:um+|uh+|erm|er|hmm+|mm+)(?=[\s,.!?]|$)[,]?/g, '$1')
     .replace(/(?<!\b(?:do|did|does|don't|didn't|would|if|as|what|who|whether|you|ya)\s)\byou know\b,?\s*/g, '')
@@ -82,7 +95,7 @@ export function spokenForm(lower: string): string {
     .replace(/\b(some|any|no|every) bod(?:ies|y's)\b/g, "$1body's")
     .replace(/\bto-(morrow|night|day)\b/g, 'to$1')
     // …and loses the "'ll" of a commitment with its time ("i write it and queue it for tomorrow morning").
-    .replace(new RegExp(String.raw`(?<!\b(?:when|if|before|after|once|until|till|unless|as|whether|that|what|where|how|do|can|should|could|would|did)\s)\bi (${COMMITTED_VERB})\b(?=[^.!?]*\b${FUTURE_TIME}\b)`, 'g'), "i'll $1")
+    .replace(DROPPED_WILL, "i'll $1")
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.!?])/g, '$1')
     .trim()
@@ -92,6 +105,8 @@ export function spokenForm(lower: string): string {
 const COMMITTED_VERB = 'send|email|mail|write|call|check|look|ask|book|order|update|fix|add|take|get|finish|draft|review|test|retest|chase|ping|text|share|post|schedule|move|talk|sort|prepare|print|clean|change|contact|confirm|follow up|make|tell|bring|pick|handle|cover|organi[sz]e|file|log|raise|redo|rig|build|run|put|do'
 /** A time still to come, as said ("tonight", "by Friday", "tomorrow morning", "next week"). */
 const FUTURE_TIME = String.raw`(?:today|tonight|tomorrow|this (?:afternoon|evening|week)|next (?:week|month|monday|tuesday|wednesday|thursday|friday)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon|the end|end of|eod|close|then|the \d|\d))`
+/** "i write it and queue it for tomorrow morning": a commitment whose "'ll" the recognizer lost (spokenForm). */
+const DROPPED_WILL = new RegExp(String.raw`(?<!\b(?:when|if|before|after|once|until|till|unless|as|whether|that|what|where|how|do|can|should|could|would|did)\s)\bi (${COMMITTED_VERB})\b(?=[^.!?]*\b${FUTURE_TIME}\b)`, 'g')
 
 /** "Do I need to present…?", "am I supposed to…": the speaker asks about their own part; by wording, with or without "?". */
 const ASKS_ABOUT_SELF = /^(?:do|did|am|must|have) i\b|^(?:should|will|would|can|could) i (?:need|have|be|present|attend|join|bring|prepare|talk|speak|go|come|expect)\b/

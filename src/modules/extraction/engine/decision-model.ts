@@ -42,6 +42,17 @@ export function wordsOf(text: string): string[] {
 
 /** The units of a transcript: every sentence of every segment, with the turn before and after by someone else. */
 export function decisionUnits(segments: TranscriptSegmentInput[], turnOf: number[]): DecisionUnit[] {
+  // Every learned detector of one extraction reads the same units: they are made once per transcript (callers only read them).
+  const known = unitsOf.get(segments)
+  if (known?.turnOf === turnOf) return known.units
+  const units = makeUnits(segments, turnOf)
+  unitsOf.set(segments, { turnOf, units })
+  return units
+}
+
+const unitsOf = new WeakMap<TranscriptSegmentInput[], { turnOf: number[]; units: DecisionUnit[] }>()
+
+function makeUnits(segments: TranscriptSegmentInput[], turnOf: number[]): DecisionUnit[] {
   const speakerOfTurn: (string | undefined)[] = []
   const sentencesOfTurn: string[][] = []
   segments.forEach((segment, position) => {
@@ -75,8 +86,16 @@ function grams(prefix: string, words: string[], bigrams: boolean): string[] {
   return features
 }
 
-/** The features of a unit; `withAfter: false` leaves the next turn out (what is known before it arrives). */
+/** The features of a unit; `withAfter: false` leaves the next turn out (what is known before it arrives). Computed once per unit and reading (callers only read them). */
 export function unitFeatures(unit: DecisionUnit, withAfter = true): string[] {
+  const known = featuresOf.get(unit) ?? featuresOf.set(unit, {}).get(unit)!
+  const key = withAfter ? 'withAfter' : 'without'
+  return (known[key] ??= makeFeatures(unit, withAfter))
+}
+
+const featuresOf = new WeakMap<DecisionUnit, { withAfter?: string[]; without?: string[] }>()
+
+function makeFeatures(unit: DecisionUnit, withAfter: boolean): string[] {
   const words = wordsOf(unit.text)
   const features = grams('w:', words, true)
   features.push(`start:${words.slice(0, 2).join(' ')}`, `first:${words[0] ?? ''}`, `len:${Math.min(4, Math.floor(words.length / 4))}`)
