@@ -306,15 +306,14 @@ describe('extractive engine, contract', () => {
     expect(action?.dueDate).toBe('2026-03-06')
   })
 
-  it('extracts a one-hour transcript well within a second', () => {
+  it('extracts a one-hour transcript, the same items on a second run', () => {
+    // How fast is measured by `npm run bench` (bench/extraction.ts, goal ≤ 1 s), not timed here: a shared CI machine is no clock.
     const input = oneHourTranscript()
-    extractItems(input)
-    const started = performance.now()
+    const first = extractItems(input)
     const result = extractItems(input)
     expect(input.segments.length).toBeGreaterThanOrEqual(1000)
     expect(result.items.length).toBeGreaterThan(100)
-    // The goal is ≤ 1 s; the bound leaves room for a loaded CI machine.
-    expect(performance.now() - started).toBeLessThan(2000)
+    expect(result.items.map((item) => [item.key, item.confidence])).toEqual(first.items.map((item) => [item.key, item.confidence]))
   })
 
   describe('transcripts as speech engines write them, with nobody listed', () => {
