@@ -397,4 +397,12 @@ describe('extractive engine, seventh pass: put-offs, dates and state changes', (
     expect(kinds([['ana', 'The bearing is running hot.'], ['ben', 'What if we take unit two down to half load from today until the overhaul?']])).toEqual([])
     expect(kinds([['ana', "Coffee's there, let's, um, let's just start."], ['ben', 'Right, let\'s wrap.']])).toEqual([])
   })
+
+  it('leaves open what is still missing and the trouble an if foresees', () => {
+    const questions = (lines: [string, string][]) => visible(meeting(lines)).filter((item) => item.kind === 'question').map((item) => item.sourceSegmentIds[0]?.split('.')[0])
+    expect(questions([['ana', 'Have they sent the drawings?'], ['ben', 'No. I emailed twice. We still don\'t have the load rating for their roof.']])).toEqual(['s2'])
+    expect(questions([['ana', 'The parts ship from Hamburg on the eighteenth.'], ['ben', 'And if the parts are late, the whole thing slides.']])).toEqual(['s2'])
+    expect(questions([['ana', 'We have two episodes in the bank.'], ['ben', 'If we ever get down to one, we\'re looking at a hiatus week.']])).toEqual(['s2'])
+    expect(questions([['ana', 'Any complaints from the site?'], ['ben', 'No, we still don\'t have any complaints, all quiet.']])).toEqual([])
+  })
 })
