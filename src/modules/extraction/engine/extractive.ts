@@ -174,12 +174,19 @@ const SETTLED_EARLIER = /^(?:and |so |but )?we (?:settled|agreed|decided|signed 
 function recalledRightAfter(draft: Draft, turns: TranscriptSegmentInput[]): boolean {
   if (draft.language !== 'en') return false
   const said = draft.mentions[draft.mentions.length - 1]!
+  // a clause of its own sentence after a comma (clauses are joined without the space), or the next sentence
+  const clauses = [...said.text.split(/,\s*/).slice(1), sentenceAfter(draft, turns) ?? '']
+  return clauses.some((clause) => SETTLED_EARLIER.test(clause.replace(/[’‘]/g, "'").toLowerCase()))
+}
+
+/** The sentence its turn says right after a draft's last mention ('' when none; `undefined` when the mention is not found in the turn). */
+function sentenceAfter(draft: Draft, turns: TranscriptSegmentInput[]): string | undefined {
+  const said = draft.mentions[draft.mentions.length - 1]!
   const turn = turns[said.segmentIndex]
   const at = turn ? turn.text.indexOf(said.text) : -1
-  const [next = ''] = turn && at >= 0 ? splitSentences(turn.text.slice(at + said.text.length).replace(/^[\s,;:.!-]+/, '')) : []
-  // a clause of its own sentence after a comma (clauses are joined without the space), or the next sentence
-  const clauses = [...said.text.split(/,\s*/).slice(1), next]
-  return clauses.some((clause) => SETTLED_EARLIER.test(clause.replace(/[’‘]/g, "'").toLowerCase()))
+  if (!turn || at < 0) return undefined
+  const [next = ''] = splitSentences(turn.text.slice(at + said.text.length).replace(/^[\s,;:.!-]+/, '')).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
+  return next
 }
 
 /** A question the next other speaker answers on the spot is not open work; "good question, no idea" is. */
@@ -190,12 +197,9 @@ function isAnswered(draft: Draft, turns: TranscriptSegmentInput[], people: Peopl
 
 /** "Do we keep events? Legal hasn't told us yet.": the turn that asks (or two voices heard as one) says nobody knows yet. */
 function defersInOwnTurn(draft: Draft, turns: TranscriptSegmentInput[]): boolean {
-  const asked = draft.mentions[draft.mentions.length - 1]!
-  const turn = turns[asked.segmentIndex]
-  const at = turn ? turn.text.indexOf(asked.text) : -1
-  if (!turn || at < 0) return false
-  const [next = ''] = splitSentences(turn.text.slice(at + asked.text.length)).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
-  const cues = cuesFor(detectLanguage(next, turn.language))
+  const next = sentenceAfter(draft, turns)
+  if (next === undefined) return false
+  const cues = cuesFor(detectLanguage(next, turns[draft.mentions[draft.mentions.length - 1]!.segmentIndex]!.language))
   return cues.deferral.test(cues.language === 'en' ? next.replace(/[’‘]/g, "'").toLowerCase() : next)
 }
 
